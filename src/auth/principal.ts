@@ -1,0 +1,18 @@
+import type { UserRow } from "../db/schema/index.ts";
+import type { ScopeSet } from "./scopes.ts";
+
+export type AuthMethod = "token" | "basic" | "reverse_proxy";
+
+/** The authenticated doer of a request and how it proved who it is. */
+export interface Principal {
+  user: UserRow;
+  /** Gitea's AuthedMethod: a token sent as a basic password still counts as `basic`. */
+  method: AuthMethod;
+  /** Token scopes; undefined for password and reverse-proxy logins, which are unrestricted (`all`). */
+  scope: ScopeSet | undefined;
+  /** The stored scope string, for Gitea's scope error message. */
+  rawScope: string;
+  tokenId?: number;
+  /** Set when the doer was switched with `sudo`; the original admin. */
+  sudoBy?: UserRow;
+}

@@ -1,0 +1,33 @@
+import type { Flag } from "./command.ts";
+import { loadConfig } from "../config/load.ts";
+import { openDatabase } from "../db/client.ts";
+import { createLogger } from "../lib/log.ts";
+import { createEnv, type Env } from "../services/env.ts";
+
+export const configFlags: Flag[] = [
+  { name: "config", short: "c", type: "string", description: "configuration file (default: {work-path}/custom/conf/app.ini)" },
+  { name: "work-path", short: "w", type: "string", description: "work path (default: HEARTH_WORK_DIR or the current directory)" },
+  { name: "custom-path", type: "string", description: "custom path (default: {work-path}/custom)" },
+];
+
+export interface Runtime {
+  env: Env;
+  close(): void;
+}
+
+/** Loads the configuration and opens the database the way the server does, for admin commands. */
+export async function openRuntime(
+  flags: Record<string, string | boolean | undefined>,
+  opts: { portOverride?: number; persistSecrets?: boolean } = {},
+): Promise<Runtime> {
+  const { settings } = await loadConfig({
+    configFile: flags.config as string | undefined,
+    workPath: flags["work-path"] as string | undefined,
+    customPath: flags["custom-path"] as string | undefined,
+    portOverride: opts.portOverride,
+    persistSecrets: opts.persistSecrets,
+  });
+  const log = createLogger(settings.log.level);
+  const database = openDatabase(settings.database.path);
+  return { env: createEnv(settings, database.db, log), close: () => database.close() };
+}

@@ -1,0 +1,183 @@
+import { isAbsolute, join, resolve } from "node:path";
+import { ConfigError, ConfigReader } from "./reader.ts";
+import { ROOT_SECTION, type RawConfig } from "./ini-source.ts";
+
+export const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "critical", "fatal", "none"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Every setting hearth honours, typed and validated; built once at startup. */
+export interface Settings {
+  appName: string;
+  runMode: "prod" | "dev";
+  workPath: string;
+  customPath: string;
+  configFile: string;
+  server: {
+    protocol: "http" | "https" | "http+unix";
+    domain: string;
+    httpAddr: string;
+    httpPort: number;
+    /** Always ends with `/`. */
+    rootUrl: string;
+    rootUrlExplicit: boolean;
+    appDataPath: string;
+    offlineMode: boolean;
+    certFile: string;
+    keyFile: string;
+  };
+  database: { dbType: "sqlite3"; path: string };
+  repository: { root: string; disableHttpGit: boolean };
+  security: {
+    installLock: boolean;
+    secretKey: string;
+    internalToken: string;
+    disableQueryAuthToken: boolean;
+    reverseProxyAuthenticationUser: string;
+    reverseProxyAuthenticationEmail: string;
+    minPasswordLength: number;
+    loginRateLimit: number;
+    loginRateWindowSeconds: number;
+  };
+  service: {
+    disableRegistration: boolean;
+    requireSigninView: boolean;
+    enableReverseProxyAuthentication: boolean;
+    enableReverseProxyAuthenticationApi: boolean;
+    defaultKeepEmailPrivate: boolean;
+    noReplyAddress: string;
+  };
+  api: {
+    enableSwagger: boolean;
+    maxResponseItems: number;
+    defaultPagingNum: number;
+    defaultGitTreesPerPage: number;
+    defaultMaxBlobSize: number;
+    defaultMaxResponseSize: number;
+  };
+  attachment: { enabled: boolean; allowedTypes: string; maxSize: number; maxFiles: number };
+  ui: { defaultTheme: string; reactions: string[]; customEmojis: string[] };
+  log: { level: LogLevel };
+}
+
+export interface SettingsInputs {
+  workPath: string;
+  customPath: string;
+  configFile: string;
+  /** `web --port N` wins over HTTP_PORT. */
+  portOverride?: number;
+}
+
+function list(value: string): string[] {
+  return value
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+function resolveFrom(base: string, p: string): string {
+  return isAbsolute(p) ? p : resolve(base, p);
+}
+
+export function buildSettings(raw: RawConfig, inputs: SettingsInputs): { settings: Settings; reader: ConfigReader } {
+  const r = new ConfigReader(raw);
+  const { workPath } = inputs;
+
+  const protocol = r.oneOf("server", "PROTOCOL", ["http", "https", "http+unix"] as const, "http");
+  const domain = r.string("server", "DOMAIN", "localhost");
+  const httpAddr = r.string("server", "HTTP_ADDR", protocol === "http+unix" ? "" : "0.0.0.0");
+  const httpPort = inputs.portOverride ?? r.int("server", "HTTP_PORT", 3000, { min: 0, max: 65535 });
+  if (protocol === "http+unix" && !httpAddr) {
+    throw new ConfigError("server", "HTTP_ADDR", "", "a socket path is required when PROTOCOL = http+unix");
+  }
+  const scheme = protocol === "https" ? "https" : "http";
+  const rootUrlExplicit = r.has("server", "ROOT_URL");
+  let rootUrl = r.url("server", "ROOT_URL", `${scheme}://${domain}:${httpPort}/`);
+  if (!rootUrl.endsWith("/")) rootUrl += "/";
+
+  const appDataPath = resolveFrom(workPath, r.string("server", "APP_DATA_PATH", "data"));
+  const certFile = r.string("server", "CERT_FILE", "");
+  const keyFile = r.string("server", "KEY_FILE", "");
+  if (protocol === "https" && (!certFile || !keyFile)) {
+    throw new ConfigError("server", certFile ? "KEY_FILE" : "CERT_FILE", "", "required when PROTOCOL = https");
+  }
+
+  const settings: Settings = {
+    appName: r.string(ROOT_SECTION, "APP_NAME", "hearth"),
+    runMode: r.oneOf(ROOT_SECTION, "RUN_MODE", ["prod", "dev"] as const, "prod"),
+    workPath,
+    customPath: inputs.customPath,
+    configFile: inputs.configFile,
+    server: {
+      protocol,
+      domain,
+      httpAddr,
+      httpPort,
+      rootUrl,
+      rootUrlExplicit,
+      appDataPath,
+      offlineMode: r.bool("server", "OFFLINE_MODE", true),
+      certFile: certFile && resolveFrom(inputs.customPath, certFile),
+      keyFile: keyFile && resolveFrom(inputs.customPath, keyFile),
+    },
+    database: {
+      dbType: r.oneOf("database", "DB_TYPE", ["sqlite3"] as const, "sqlite3"),
+      path: resolveFrom(workPath, r.string("database", "PATH", join(appDataPath, "hearth.db"))),
+    },
+    repository: {
+      root: resolveFrom(workPath, r.string("repository", "ROOT", join(appDataPath, "repositories"))),
+      disableHttpGit: r.bool("repository", "DISABLE_HTTP_GIT", false),
+    },
+    security: {
+      installLock: r.bool("security", "INSTALL_LOCK", true),
+      secretKey: r.string("security", "SECRET_KEY", ""),
+      internalToken: r.string("security", "INTERNAL_TOKEN", ""),
+      disableQueryAuthToken: r.bool("security", "DISABLE_QUERY_AUTH_TOKEN", false),
+      reverseProxyAuthenticationUser: r.string("security", "REVERSE_PROXY_AUTHENTICATION_USER", "X-WEBAUTH-USER"),
+      reverseProxyAuthenticationEmail: r.string("security", "REVERSE_PROXY_AUTHENTICATION_EMAIL", "X-WEBAUTH-EMAIL"),
+      minPasswordLength: r.int("security", "MIN_PASSWORD_LENGTH", 8, { min: 1, max: 255 }),
+      loginRateLimit: r.int("security", "LOGIN_RATE_LIMIT", 10, { min: 0 }),
+      loginRateWindowSeconds: r.int("security", "LOGIN_RATE_WINDOW", 60, { min: 1 }),
+    },
+    service: {
+      disableRegistration: r.bool("service", "DISABLE_REGISTRATION", false),
+      requireSigninView: r.bool("service", "REQUIRE_SIGNIN_VIEW", false),
+      enableReverseProxyAuthentication: r.bool("service", "ENABLE_REVERSE_PROXY_AUTHENTICATION", false),
+      enableReverseProxyAuthenticationApi: r.bool("service", "ENABLE_REVERSE_PROXY_AUTHENTICATION_API", false),
+      defaultKeepEmailPrivate: r.bool("service", "DEFAULT_KEEP_EMAIL_PRIVATE", false),
+      noReplyAddress: r.string("service", "NO_REPLY_ADDRESS", "noreply." + domain),
+    },
+    api: {
+      enableSwagger: r.bool("api", "ENABLE_SWAGGER", true),
+      maxResponseItems: r.int("api", "MAX_RESPONSE_ITEMS", 50, { min: 1 }),
+      defaultPagingNum: r.int("api", "DEFAULT_PAGING_NUM", 30, { min: 1 }),
+      defaultGitTreesPerPage: r.int("api", "DEFAULT_GIT_TREES_PER_PAGE", 1000, { min: 1 }),
+      defaultMaxBlobSize: r.int("api", "DEFAULT_MAX_BLOB_SIZE", 10485760, { min: 0 }),
+      defaultMaxResponseSize: r.int("api", "DEFAULT_MAX_RESPONSE_SIZE", 104857600, { min: 0 }),
+    },
+    attachment: {
+      enabled: r.bool("attachment", "ENABLED", true),
+      allowedTypes: r.string(
+        "attachment",
+        "ALLOWED_TYPES",
+        ".avif,.cpuprofile,.csv,.dmp,.docx,.fodg,.fodp,.fods,.fodt,.gif,.gz,.jpeg,.jpg,.json,.jsonc,.log,.md,.mov,.mp4,.odf,.odg,.odp,.ods,.odt,.patch,.pdf,.png,.pptx,.svg,.tgz,.txt,.webm,.webp,.xls,.xlsx,.zip",
+      ),
+      maxSize: r.int("attachment", "MAX_SIZE", 2048, { min: 0 }),
+      maxFiles: r.int("attachment", "MAX_FILES", 5, { min: 0 }),
+    },
+    ui: {
+      defaultTheme: r.string("ui", "DEFAULT_THEME", "gitea-auto"),
+      reactions: list(r.string("ui", "REACTIONS", "+1, -1, laugh, hooray, confused, heart, rocket, eyes")),
+      customEmojis: list(r.string("ui", "CUSTOM_EMOJIS", "git, gitea, codeberg, gitlab, github, gogs")),
+    },
+    log: { level: r.oneOf("log", "LEVEL", LOG_LEVELS, "info") },
+  };
+  if (settings.api.defaultPagingNum > settings.api.maxResponseItems) {
+    throw new ConfigError(
+      "api",
+      "DEFAULT_PAGING_NUM",
+      String(settings.api.defaultPagingNum),
+      `must not exceed [api] MAX_RESPONSE_ITEMS (${settings.api.maxResponseItems})`,
+    );
+  }
+  return { settings, reader: r };
+}

@@ -1,0 +1,118 @@
+import { createHash } from "node:crypto";
+import type { Settings } from "../config/settings.ts";
+import type { EmailRow, UserRow } from "../db/schema/index.ts";
+import { toRFC3339 } from "../lib/time.ts";
+import { visibilityName } from "../services/user/visibility.ts";
+
+/** Gitea's `User` JSON. */
+export interface APIUser {
+  id: number;
+  login: string;
+  login_name: string;
+  source_id: number;
+  full_name: string;
+  email: string;
+  avatar_url: string;
+  html_url: string;
+  language: string;
+  is_admin: boolean;
+  last_login: string;
+  created: string;
+  restricted: boolean;
+  active: boolean;
+  prohibit_login: boolean;
+  location: string;
+  website: string;
+  description: string;
+  visibility: string;
+  followers_count: number;
+  following_count: number;
+  starred_repos_count: number;
+  username: string;
+}
+
+export function avatarUrl(settings: Settings, user: Pick<UserRow, "email" | "avatar" | "id">): string {
+  if (settings.server.offlineMode || !user.email) return `${settings.server.rootUrl}assets/img/avatar_default.png`;
+  const hash = createHash("md5").update(user.email.trim().toLowerCase()).digest("hex");
+  return `https://secure.gravatar.com/avatar/${hash}?d=identicon`;
+}
+
+/**
+ * Gitea's convert.ToUser: a signed-in caller sees the real email unless the user keeps it
+ * private; the user and site admins also see the account fields (admin flag, login source,
+ * last login, language, active, prohibit_login).
+ */
+export function toAPIUser(settings: Settings, user: UserRow, doer: UserRow | undefined): APIUser {
+  const signed = doer !== undefined;
+  const authed = signed && (doer.isAdmin || doer.id === user.id);
+  const placeholder = `${user.lowerName}@${settings.service.noReplyAddress}`;
+  return {
+    id: user.id,
+    login: user.name,
+    login_name: authed ? user.loginName : "",
+    source_id: authed ? user.loginSource : 0,
+    full_name: user.fullName,
+    email: signed && (!user.keepEmailPrivate || authed) ? user.email : placeholder,
+    avatar_url: avatarUrl(settings, user),
+    html_url: `${settings.server.rootUrl}${encodeURIComponent(user.name)}`,
+    language: authed ? user.language : "",
+    is_admin: authed ? user.isAdmin : false,
+    last_login: toRFC3339(authed ? user.lastLoginUnix : 0),
+    created: toRFC3339(user.createdUnix),
+    restricted: user.isRestricted,
+    active: authed ? user.isActive : false,
+    prohibit_login: authed ? user.prohibitLogin : false,
+    location: user.location,
+    website: user.website,
+    description: user.description,
+    visibility: visibilityName(user.visibility),
+    followers_count: user.numFollowers,
+    following_count: user.numFollowing,
+    starred_repos_count: user.numStars,
+    username: user.name,
+  };
+}
+
+export interface APIEmail {
+  email: string;
+  verified: boolean;
+  primary: boolean;
+  user_id: number;
+  username: string;
+}
+
+export function toAPIEmail(email: EmailRow, owner: Pick<UserRow, "id" | "name">): APIEmail {
+  return {
+    email: email.email,
+    verified: email.isActivated,
+    primary: email.isPrimary,
+    user_id: owner.id,
+    username: owner.name,
+  };
+}
+
+export interface APIUserSettings {
+  full_name: string;
+  website: string;
+  description: string;
+  location: string;
+  language: string;
+  theme: string;
+  diff_view_style: string;
+  hide_email: boolean;
+  hide_activity: boolean;
+}
+
+export function toAPIUserSettings(user: UserRow, defaultTheme: string): APIUserSettings {
+  return {
+    full_name: user.fullName,
+    website: user.website,
+    description: user.description,
+    location: user.location,
+    language: user.language,
+    theme: user.theme || defaultTheme,
+    diff_view_style: user.diffViewStyle,
+    hide_email: user.keepEmailPrivate,
+    hide_activity: user.hideActivity,
+  };
+}

@@ -1,0 +1,37 @@
+import { Database } from "bun:sqlite";
+import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import * as schema from "./schema/index.ts";
+import { runMigrations } from "./migrate.ts";
+
+export type DB = BunSQLiteDatabase<typeof schema>;
+/** A drizzle handle or a transaction on it: models take either, so callers decide the transaction. */
+export type Tx = Parameters<Parameters<DB["transaction"]>[0]>[0] | DB;
+
+export interface Database_ {
+  db: DB;
+  sqlite: Database;
+  close(): void;
+}
+
+/**
+ * Opens (creating if needed) the SQLite file with the durability pragmas ARCHITECTURE.md fixes,
+ * and applies the embedded migrations before anything else touches it.
+ */
+export function openDatabase(path: string): Database_ {
+  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  const sqlite = new Database(path, { create: true, strict: true });
+  sqlite.exec("PRAGMA journal_mode = WAL");
+  sqlite.exec("PRAGMA synchronous = FULL");
+  sqlite.exec("PRAGMA foreign_keys = ON");
+  sqlite.exec("PRAGMA busy_timeout = 5000");
+  runMigrations(sqlite);
+  const db = drizzle({ client: sqlite, schema });
+  return { db, sqlite, close: () => sqlite.close() };
+}
+
+/** Runs `fn` in a `BEGIN IMMEDIATE` transaction: the write lock is taken up front, so no deadlock on upgrade. */
+export function writeTx<T>(db: DB, fn: (tx: Tx) => T): T {
+  return db.transaction(fn, { behavior: "immediate" });
+}

@@ -1,0 +1,16 @@
+import { operation } from "../../../route.ts";
+import { User } from "../../../schemas/user.ts";
+import { toAPIUser } from "../../../../convert/user.ts";
+
+export const selfOperations = [
+  operation({
+    method: "GET",
+    path: "/user",
+    operationId: "userGetCurrent",
+    tag: "user",
+    summary: "Get the authenticated user",
+    access: { scope: "user", signIn: true },
+    responses: { 200: User },
+    handler: ({ env, principal }) => toAPIUser(env.settings, principal!.user, principal!.user),
+  }),
+];

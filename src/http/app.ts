@@ -1,0 +1,67 @@
+import { Elysia } from "elysia";
+import type { Env } from "../services/env.ts";
+import { FailureLimiter } from "../auth/ratelimit.ts";
+import { apiOperations } from "./api/v1/index.ts";
+import { runOperation } from "./operation-runner.ts";
+import { buildOpenAPI } from "./openapi.ts";
+import { errorResponse, jsonResponse } from "./respond.ts";
+import { healthz } from "./healthz.ts";
+import { staticResponse, swaggerPage } from "./static.ts";
+import { NotFound } from "../lib/errors.ts";
+import { clientIp } from "./client-ip.ts";
+
+/**
+ * Assembles the whole HTTP surface in one place: the /api/v1 operations (each declared once, in
+ * http/api/v1), the OpenAPI document generated from them, health, the API docs page and embedded
+ * assets. Unknown /api paths answer Gitea's JSON 404.
+ */
+export function createApp(env: Env) {
+  const limiter = new FailureLimiter(
+    env.settings.security.loginRateLimit,
+    env.settings.security.loginRateWindowSeconds * 1000,
+  );
+  const deps = { env, limiter };
+  let openapiJson: string | undefined;
+
+  const app = new Elysia({ normalize: false });
+
+  for (const op of apiOperations) {
+    app.route(
+      op.method,
+      `/api/v1${op.path}`,
+      ({ request, params }: { request: Request; params: Record<string, string> }) =>
+        runOperation(deps, op, request, params, clientIp(request)),
+      { parse: "none" } as never,
+    );
+  }
+
+  app.get("/api/healthz", () => healthz(env));
+  if (env.settings.api.enableSwagger) {
+    app.get("/swagger.v1.json", () => {
+      openapiJson ??= JSON.stringify(buildOpenAPI(apiOperations, env.settings.server.rootUrl));
+      return new Response(openapiJson, { headers: { "Content-Type": "application/json;charset=utf-8" } });
+    });
+    app.get("/api/swagger", () => swaggerPage(env.settings.server.rootUrl));
+  }
+
+  app.onError(({ code, error, request }) => {
+    const path = new URL(request.url).pathname;
+    if (code === "NOT_FOUND") {
+      const asset = request.method === "GET" || request.method === "HEAD" ? staticResponse(path) : undefined;
+      if (asset) return asset;
+      if (path === "/api" || path.startsWith("/api/")) return errorResponse(env, new NotFound());
+      return new Response("404 page not found\n", {
+        status: 404,
+        headers: { "Content-Type": "text/plain; charset=utf-8", "X-Content-Type-Options": "nosniff" },
+      });
+    }
+    if (code === "PARSE" || code === "VALIDATION") {
+      return jsonResponse(422, { message: String((error as Error).message), url: `${env.settings.server.rootUrl}api/swagger` });
+    }
+    return errorResponse(env, error);
+  });
+
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

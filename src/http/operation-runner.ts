@@ -1,0 +1,106 @@
+import type { Env } from "../services/env.ts";
+import type { Principal } from "../auth/principal.ts";
+import { applySudo, authenticate, checkAccountState, QUERY_TOKEN_WARNING } from "../auth/authenticate.ts";
+import { levelForMethod } from "../auth/scopes.ts";
+import type { FailureLimiter } from "../auth/ratelimit.ts";
+import { Forbidden, Unauthorized } from "../lib/errors.ts";
+import { readApiBody } from "./body.ts";
+import { paginationHeaders, readPage } from "./pagination.ts";
+import { errorResponse, jsonResponse } from "./respond.ts";
+import { Reply, type AnyOperation, type OpContext } from "./route.ts";
+import { validate } from "./validate.ts";
+
+export interface RunnerDeps {
+  env: Env;
+  limiter: FailureLimiter;
+}
+
+/** Token scope and sign-in checks declared on the operation, in Gitea's order: scope, then sign-in. */
+export function enforceAccess(op: AnyOperation, principal: Principal | undefined): void {
+  const { scope, signIn } = op.access;
+  if (scope !== "public" && principal?.scope) {
+    const level = levelForMethod(op.method);
+    if (!principal.scope.has(scope, level)) {
+      throw new Forbidden(
+        `token does not have at least one of required scope(s), required=[${level}:${scope}], token scope=${principal.rawScope}`,
+      );
+    }
+  }
+  if (signIn && !principal) throw new Unauthorized("token is required");
+  if (signIn === "admin" && !principal!.user.isAdmin) throw new Forbidden("user should be the site admin");
+}
+
+/** Runs one API operation: authenticate, check access, validate input, call the handler, shape the reply. */
+export async function runOperation(
+  deps: RunnerDeps,
+  op: AnyOperation,
+  request: Request,
+  rawParams: Record<string, string>,
+  ip: string,
+): Promise<Response> {
+  const { env } = deps;
+  const url = new URL(request.url);
+  const headers: Record<string, string> = {};
+  let principal: Principal | undefined;
+  try {
+    const authReq = { headers: request.headers, query: url.searchParams, ip };
+    if (url.searchParams.has("token") || url.searchParams.has("access_token")) {
+      headers.Warning = QUERY_TOKEN_WARNING;
+      headers["X-Gitea-Warning"] = QUERY_TOKEN_WARNING;
+    }
+    const outcome = await authenticate(env, authReq, deps.limiter);
+    principal = outcome.principal;
+    checkAccountState(env, principal);
+    principal = applySudo(env, principal, authReq);
+    enforceAccess(op, principal);
+
+    const params = op.params ? validate(op.params, decodeParams(rawParams)) : undefined;
+    const query = op.query ? validate(op.query, Object.fromEntries(url.searchParams)) : undefined;
+    // The body is read now but validated on first use, so a handler's own checks (not found,
+    // forbidden) answer before a 422, in Gitea's order.
+    const rawBody = op.body ? await readApiBody(request) : undefined;
+    let body: unknown;
+    let bodyDone = false;
+
+    const ctx: OpContext<unknown, unknown, unknown> = {
+      params,
+      query,
+      get body() {
+        if (!bodyDone && op.body) {
+          body = validate(op.body, rawBody);
+          bodyDone = true;
+        }
+        return body;
+      },
+      principal,
+      env,
+      request,
+      url,
+      page: () => readPage(Object.fromEntries(url.searchParams), env.settings),
+      list: (items, total, page) =>
+        new Reply(200, items, paginationHeaders(url, env.settings.server.rootUrl, total, page)),
+    };
+    const result = await op.handler(ctx as never);
+    if (result instanceof Reply) {
+      if (result.status === 204 || result.body === undefined) {
+        return new Response(null, { status: result.status, headers: { ...headers, ...result.headers } });
+      }
+      return jsonResponse(result.status, result.body, { ...headers, ...result.headers });
+    }
+    return jsonResponse(200, result, headers);
+  } catch (err) {
+    return errorResponse(env, err, headers, principal);
+  }
+}
+
+function decodeParams(raw: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, val] of Object.entries(raw)) {
+    try {
+      out[k] = decodeURIComponent(val);
+    } catch {
+      out[k] = val;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,37 @@
+import { HearthError, TooManyRequests } from "../lib/errors.ts";
+import type { Env } from "../services/env.ts";
+import type { Principal } from "../auth/principal.ts";
+
+export const JSON_TYPE = "application/json;charset=utf-8";
+
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { "Content-Type": JSON_TYPE, ...headers } });
+}
+
+export function swaggerUrl(env: Env): string {
+  return `${env.settings.server.rootUrl}api/swagger`;
+}
+
+/**
+ * The one place an error becomes a response: typed errors keep their status and message;
+ * anything else is a 500 whose text only admins and dev mode see, as in Gitea.
+ */
+export function errorResponse(
+  env: Env,
+  err: unknown,
+  headers: Record<string, string> = {},
+  principal?: Principal,
+): Response {
+  if (err instanceof HearthError) {
+    const extra: Record<string, string> =
+      err instanceof TooManyRequests ? { "Retry-After": String(err.retryAfterSeconds) } : {};
+    return jsonResponse(err.status, { message: err.message, url: swaggerUrl(env) }, { ...headers, ...extra });
+  }
+  env.log.error("internal error", { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+  const show = env.settings.runMode === "dev" || principal?.user.isAdmin;
+  return jsonResponse(
+    500,
+    { message: show && err instanceof Error ? err.message : "", url: swaggerUrl(env) },
+    headers,
+  );
+}

@@ -1,0 +1,68 @@
+/**
+ * Typed domain errors. Services throw these; http/ maps each to Gitea's status code and
+ * `{"message", "url"}` body in one place, so no route decides a status code by itself.
+ */
+export class HearthError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** 400: the request is understood but cannot be acted on (Gitea uses it for e.g. bad token scopes). */
+export class BadRequest extends HearthError {
+  constructor(message: string) {
+    super(400, message);
+  }
+}
+
+/** 401: no or bad credentials. */
+export class Unauthorized extends HearthError {
+  constructor(message = "unauthorized") {
+    super(401, message);
+  }
+}
+
+/** 403: credentials are fine but the doer may not do this. */
+export class Forbidden extends HearthError {
+  constructor(message = "forbidden") {
+    super(403, message);
+  }
+}
+
+export class NotFound extends HearthError {
+  constructor(message = "not found") {
+    super(404, message);
+  }
+}
+
+export class Conflict extends HearthError {
+  constructor(message: string) {
+    super(409, message);
+  }
+}
+
+/** 422: input failed validation (Gitea's validationError). */
+export class Invalid extends HearthError {
+  constructor(message: string) {
+    super(422, message);
+  }
+}
+
+export class TooLarge extends HearthError {
+  constructor(message = "request body too large") {
+    super(413, message);
+  }
+}
+
+export class TooManyRequests extends HearthError {
+  constructor(
+    readonly retryAfterSeconds: number,
+    message = "too many requests",
+  ) {
+    super(429, message);
+  }
+}

@@ -1,0 +1,24 @@
+import { eq } from "drizzle-orm";
+import type { Tx } from "../db/client.ts";
+import { twoFactors, type TwoFactorRow } from "../db/schema/index.ts";
+
+export function getTwoFactor(tx: Tx, uid: number): TwoFactorRow | undefined {
+  return tx.select().from(twoFactors).where(eq(twoFactors.uid, uid)).get();
+}
+
+export function upsertTwoFactor(tx: Tx, uid: number, secret: string, unix: number): TwoFactorRow {
+  return tx
+    .insert(twoFactors)
+    .values({ uid, secret, createdUnix: unix, updatedUnix: unix, lastUsedPasscode: "" })
+    .onConflictDoUpdate({ target: twoFactors.uid, set: { secret, updatedUnix: unix, lastUsedPasscode: "" } })
+    .returning()
+    .get();
+}
+
+export function setLastUsedPasscode(tx: Tx, uid: number, passcode: string, unix: number): void {
+  tx.update(twoFactors).set({ lastUsedPasscode: passcode, updatedUnix: unix }).where(eq(twoFactors.uid, uid)).run();
+}
+
+export function deleteTwoFactor(tx: Tx, uid: number): boolean {
+  return tx.delete(twoFactors).where(eq(twoFactors.uid, uid)).returning({ id: twoFactors.id }).all().length > 0;
+}

@@ -1,0 +1,21 @@
+import type { Settings } from "../config/settings.ts";
+import type { DB } from "../db/client.ts";
+import type { Logger } from "../lib/log.ts";
+import { SecretBox } from "../crypto/secretbox.ts";
+
+/** What every service call runs against: settings, the database and the logger of this process. */
+export interface Env {
+  settings: Settings;
+  db: DB;
+  log: Logger;
+  /** Seals two-factor secrets. */
+  twoFactorBox: SecretBox;
+  /** When each access token's last use was last written (Unix seconds), to throttle those writes. */
+  tokenTouches: Map<number, number>;
+}
+
+export function createEnv(settings: Settings, db: DB, log: Logger): Env {
+  return { settings, db, log, twoFactorBox: new SecretBox(settings.security.secretKey, "two_factor"),
+    tokenTouches: new Map(),
+  };
+}

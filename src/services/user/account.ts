@@ -1,0 +1,215 @@
+import type { Env } from "../env.ts";
+import { writeTx, type Tx } from "../../db/client.ts";
+import { deleteAllTokens } from "../../models/token.ts";
+import { UserType, type NewUserRow, type UserRow } from "../../db/schema/index.ts";
+import * as users from "../../models/user.ts";
+import * as emails from "../../models/email.ts";
+import { hashPassword, PASSWORD_ALGO } from "../../crypto/password.ts";
+import { BadRequest, Invalid, NotFound } from "../../lib/errors.ts";
+import { nowUnix } from "../../lib/time.ts";
+import { emailProblem, usernameProblem } from "./names.ts";
+import { parseVisibility } from "./visibility.ts";
+
+export interface CreateUserInput {
+  username: string;
+  email: string;
+  password?: string;
+  fullName?: string;
+  loginName?: string;
+  sourceId?: number;
+  mustChangePassword: boolean;
+  restricted?: boolean;
+  visibility?: string;
+  isAdmin?: boolean;
+  /** Unix seconds; the account's created (and updated) time instead of now. */
+  createdUnix?: number;
+}
+
+function passwordProblem(env: Env, password: string | undefined): string | undefined {
+  if (!password || password.length < env.settings.security.minPasswordLength) return "PasswordIsRequired";
+  return undefined;
+}
+
+/** Gitea's admin create-user: validation in Gitea's order, then the user and its primary email in one transaction. */
+export async function createUser(env: Env, input: CreateUserInput): Promise<UserRow> {
+  if (input.sourceId) throw new Invalid(`login source does not exist [id: ${input.sourceId}]`);
+  const pw = passwordProblem(env, input.password);
+  if (pw) throw new BadRequest(pw);
+  const nameErr = usernameProblem(input.username);
+  if (nameErr) throw new Invalid(nameErr);
+  let visibility: number | undefined;
+  if (input.visibility) {
+    visibility = parseVisibility(input.visibility);
+    if (visibility === undefined) throw new Invalid(`[Visibility]: In`);
+  }
+  const email = input.email.trim();
+  const emailErr = emailProblem(email);
+  if (emailErr) throw new Invalid(emailErr);
+
+  const passwd = await hashPassword(input.password!);
+  const created = input.createdUnix ?? nowUnix();
+  return writeTx(env.db, (tx) => {
+    if (users.getUserByName(tx, input.username)) throw new Invalid(`user already exists [name: ${input.username}]`);
+    if (users.emailOwner(tx, email) !== undefined) throw new Invalid(`e-mail already in use [email: ${email}]`);
+    const row: NewUserRow = {
+      name: input.username,
+      lowerName: input.username.toLowerCase(),
+      fullName: input.fullName ?? "",
+      email: email.toLowerCase(),
+      passwd,
+      passwdHashAlgo: PASSWORD_ALGO,
+      mustChangePassword: input.mustChangePassword,
+      loginName: input.loginName ?? "",
+      isActive: true,
+      isAdmin: input.isAdmin ?? false,
+      isRestricted: input.restricted ?? false,
+      visibility: visibility ?? 0,
+      keepEmailPrivate: env.settings.service.defaultKeepEmailPrivate,
+      createdUnix: created,
+      updatedUnix: created,
+      type: UserType.Individual,
+    };
+    const user = users.insertUser(tx, row);
+    emails.insertEmail(tx, user.id, email, true);
+    return user;
+  });
+}
+
+/** An individual user by name, or Gitea's 404. */
+export function requireUser(env: Env, name: string): UserRow {
+  const u = users.getUserByName(env.db, name);
+  if (!u || u.type !== UserType.Individual) throw new NotFound(`user redirect does not exist [name: ${name}]`);
+  return u;
+}
+
+export function getUserById(env: Env, id: number): UserRow | undefined {
+  return users.getUserById(env.db, id);
+}
+
+export interface EditUserInput {
+  loginName: string;
+  sourceId?: number;
+  email?: string;
+  fullName?: string;
+  password?: string;
+  mustChangePassword?: boolean;
+  website?: string;
+  location?: string;
+  description?: string;
+  active?: boolean;
+  admin?: boolean;
+  allowGitHook?: boolean;
+  allowImportLocal?: boolean;
+  maxRepoCreation?: number;
+  prohibitLogin?: boolean;
+  allowCreateOrganization?: boolean;
+  restricted?: boolean;
+  visibility?: string;
+}
+
+/**
+ * Gitea's admin edit-user. Unlike Gitea, every change lands in one transaction: a request that
+ * fails half-way (a taken email, the last admin) changes nothing.
+ */
+export async function editUser(env: Env, target: UserRow, input: EditUserInput): Promise<UserRow> {
+  if (input.sourceId) throw new Invalid(`login source does not exist [id: ${input.sourceId}]`);
+  let passwd: string | undefined;
+  if (input.password) {
+    if (input.password.length < env.settings.security.minPasswordLength) {
+      throw new BadRequest(`password must be at least ${env.settings.security.minPasswordLength} characters`);
+    }
+    passwd = await hashPassword(input.password);
+  }
+  let visibility: number | undefined;
+  if (input.visibility) {
+    visibility = parseVisibility(input.visibility);
+    if (visibility === undefined) throw new Invalid(`[Visibility]: In`);
+  }
+  const truncate = (s: string | undefined) => (s === undefined ? undefined : [...s].slice(0, 255).join(""));
+
+  return writeTx(env.db, (tx) => {
+    const patch: Partial<NewUserRow> = { loginName: input.loginName, updatedUnix: nowUnix() };
+    if (passwd) {
+      patch.passwd = passwd;
+      patch.passwdHashAlgo = PASSWORD_ALGO;
+    }
+    if (input.mustChangePassword !== undefined) patch.mustChangePassword = input.mustChangePassword;
+    if (input.prohibitLogin !== undefined) patch.prohibitLogin = input.prohibitLogin;
+
+    if (input.email !== undefined && input.email.toLowerCase() !== target.email.toLowerCase()) {
+      const email = input.email.trim();
+      const problem = emailProblem(email);
+      if (problem) throw new BadRequest(problem);
+      const owner = users.emailOwner(tx, email);
+      if (owner !== undefined && owner !== target.id) throw new BadRequest(`e-mail already in use [email: ${email}]`);
+      if (owner === undefined) {
+        emails.deleteEmails(tx, target.id, [target.email.toLowerCase()]);
+        emails.insertEmail(tx, target.id, email, false);
+      }
+      emails.setPrimaryEmail(tx, target.id, email);
+      patch.email = email.toLowerCase();
+    }
+
+    if (input.fullName !== undefined) patch.fullName = input.fullName;
+    if (input.website !== undefined) patch.website = truncate(input.website);
+    if (input.location !== undefined) patch.location = truncate(input.location);
+    if (input.description !== undefined) patch.description = truncate(input.description);
+    if (input.active !== undefined) patch.isActive = input.active;
+    if (input.allowGitHook !== undefined) patch.allowGitHook = input.allowGitHook;
+    if (input.allowImportLocal !== undefined) patch.allowImportLocal = input.allowImportLocal;
+    if (input.maxRepoCreation !== undefined) patch.maxRepoCreation = input.maxRepoCreation;
+    if (input.allowCreateOrganization !== undefined) patch.allowCreateOrganization = input.allowCreateOrganization;
+    if (input.restricted !== undefined) patch.isRestricted = input.restricted;
+    if (visibility !== undefined) patch.visibility = visibility;
+    if (input.admin !== undefined) {
+      if (!input.admin && target.isAdmin && users.countAdmins(tx) <= 1) {
+        throw new BadRequest(`can not delete the last admin user [uid: ${target.id}]`);
+      }
+      patch.isAdmin = input.admin;
+    }
+    const updated = users.updateUser(tx, target.id, patch);
+    if (!updated) throw new NotFound();
+    if (passwd) revokeTokensOnPasswordChange(tx, target.id);
+    return updated;
+  });
+}
+
+/** Gitea deletes a user's access tokens when an admin sets a new password. */
+function revokeTokensOnPasswordChange(tx: Tx, uid: number) {
+  deleteAllTokens(tx, uid);
+}
+
+/**
+ * Deletes an account. Without `purge`, Gitea refuses while the user still owns repositories or
+ * belongs to organizations; hearth has neither yet, so both paths delete the user and its rows
+ * (emails, tokens, two-factor) through foreign-key cascades in one transaction.
+ */
+export function deleteUser(env: Env, doer: UserRow | undefined, target: UserRow, _purge: boolean): void {
+  if (doer && doer.id === target.id) throw new Invalid("you cannot delete yourself");
+  writeTx(env.db, (tx) => {
+    if (target.isAdmin && target.isActive && users.countAdmins(tx) <= 1) {
+      throw new Invalid(`can not delete the last admin user [uid: ${target.id}]`);
+    }
+    users.deleteUserRow(tx, target.id);
+  });
+}
+
+/** Changes a password (CLI `admin user change-password`). */
+export async function setPassword(env: Env, target: UserRow, password: string, mustChange: boolean): Promise<void> {
+  if (password.length < env.settings.security.minPasswordLength) {
+    throw new BadRequest(`password must be at least ${env.settings.security.minPasswordLength} characters`);
+  }
+  const passwd = await hashPassword(password);
+  writeTx(env.db, (tx) => {
+    users.updateUser(tx, target.id, {
+      passwd,
+      passwdHashAlgo: PASSWORD_ALGO,
+      mustChangePassword: mustChange,
+      updatedUnix: nowUnix(),
+    });
+  });
+}
+
+export function countUsers(env: Env): number {
+  return users.listUsers(env.db, { type: UserType.Individual, offset: 0, limit: 1 }).total;
+}
