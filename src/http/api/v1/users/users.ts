@@ -6,7 +6,7 @@ import { toAPIUser } from "../../../../convert/user.ts";
 import { requireUser } from "../../../../services/user/account.ts";
 import { canSeeUser, searchUsers } from "../../../../services/user/profile.ts";
 import { Forbidden, NotFound } from "../../../../lib/errors.ts";
-import { Visibility } from "../../../../db/schema/index.ts";
+import { Visibility } from "../../../../services/user/visibility.ts";
 import { Reply } from "../../../route.ts";
 
 export const usersOperations = [

@@ -1,0 +1,98 @@
+import { describe, expect, test } from "bun:test";
+import { makeTestApp } from "../support/app.ts";
+import { expectShape } from "../support/shape.ts";
+import { GeneralAPISettings, GeneralAttachmentSettings, GeneralRepoSettings, GeneralUISettings } from "../../src/http/schemas/settings.ts";
+
+const t = makeTestApp("[api]\nMAX_RESPONSE_ITEMS = 40\nDEFAULT_PAGING_NUM = 20\n[attachment]\nMAX_SIZE = 4\n");
+
+describe("version and health", () => {
+  test("/version is semver with hearth as build metadata", async () => {
+    const r = await t.json("GET", "/api/v1/version");
+    expect(r.status).toBe(200);
+    expect(r.body.version).toMatch(/^1\.25\.\d+\+hearth\.\d+\.\d+\.\d+$/);
+  });
+
+  test("/api/healthz reports the database check in Gitea's shape", async () => {
+    const r = await t.json("GET", "/api/healthz");
+    expect(r.status).toBe(200);
+    expect(r.body.status).toBe("pass");
+    expect(r.body.checks["database:ping"][0].status).toBe("pass");
+    expect(r.body.checks["database:ping"][0].time).toMatch(/Z$/);
+  });
+
+  test("/api/healthz fails with 424 when the database is gone", async () => {
+    const broken = makeTestApp();
+    (broken.env.db as unknown as { $client: { close(): void } }).$client.close();
+    const r = await broken.json("GET", "/api/healthz");
+    expect(r.status).toBe(424);
+    expect(r.body.status).toBe("fail");
+  });
+});
+
+describe("/settings", () => {
+  test("report the configured values", async () => {
+    const api = await t.json("GET", "/api/v1/settings/api");
+    expectShape(api.body, GeneralAPISettings);
+    expect(api.body).toMatchObject({ max_response_items: 40, default_paging_num: 20, default_git_trees_per_page: 1000 });
+    const att = await t.json("GET", "/api/v1/settings/attachment");
+    expectShape(att.body, GeneralAttachmentSettings);
+    expect(att.body.max_size).toBe(4 * 1024 * 1024);
+    const repo = await t.json("GET", "/api/v1/settings/repository");
+    expectShape(repo.body, GeneralRepoSettings);
+    const ui = await t.json("GET", "/api/v1/settings/ui");
+    expectShape(ui.body, GeneralUISettings);
+    expect(ui.body.allowed_reactions).toContain("+1");
+  });
+});
+
+describe("errors", () => {
+  test("unknown API paths are a JSON 404 in Gitea's shape", async () => {
+    for (const path of ["/api/v1/nope", "/api/v1/users/a/b/c/d", "/api/nothing"]) {
+      const r = await t.json("GET", path);
+      expect(r.status).toBe(404);
+      expect(r.body).toEqual({ message: "not found", url: "http://hearth.test/api/swagger" });
+    }
+  });
+
+  test("a huge body is refused with 413 before it is read", async () => {
+    const u = await t.user("big");
+    const tok = t.token(u);
+    const huge = "x".repeat(33 * 1024 * 1024);
+    const r = await t.json("PATCH", "/api/v1/user/settings", { token: tok, body: JSON.stringify({ location: huge }) });
+    expect(r.status).toBe(413);
+    expect(r.body.message).toBe("request body too large");
+  });
+
+  test("form-encoded bodies are accepted as Gitea's binding does", async () => {
+    const u = await t.user("former");
+    const r = await t.json("PATCH", "/api/v1/user/settings", {
+      token: t.token(u),
+      body: "full_name=Form+User&location=Here",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ full_name: "Form User", location: "Here" });
+  });
+});
+
+describe("static assets and API docs", () => {
+  test("the default avatar and the swagger UI are served from the executable", async () => {
+    const avatar = await t.request("GET", "/assets/img/avatar_default.png");
+    expect(avatar.status).toBe(200);
+    expect(avatar.headers.get("content-type")).toBe("image/png");
+    expect(new Uint8Array(await avatar.arrayBuffer()).slice(1, 4)).toEqual(new TextEncoder().encode("PNG"));
+    const page = await t.request("GET", "/api/swagger");
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain("http://hearth.test/swagger.v1.json");
+    expect(html).not.toMatch(/https?:\/\/(?!hearth\.test)/);
+    const bundle = await t.request("GET", "/assets/swagger-ui/swagger-ui-bundle.js");
+    expect(bundle.status).toBe(200);
+  });
+
+  test("ENABLE_SWAGGER = false hides the document and the page", async () => {
+    const off = makeTestApp("[api]\nENABLE_SWAGGER = false\n");
+    expect((await off.request("GET", "/swagger.v1.json")).status).toBe(404);
+    expect((await off.request("GET", "/api/swagger")).status).toBe(404);
+  });
+});

@@ -1,0 +1,99 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll } from "bun:test";
+import { buildSettings, type Settings } from "../../src/config/settings.ts";
+import { parseIni } from "../../src/config/ini-source.ts";
+import { openDatabase } from "../../src/db/client.ts";
+import { createLogger } from "../../src/lib/log.ts";
+import { createEnv, type Env } from "../../src/services/env.ts";
+import { createApp } from "../../src/http/app.ts";
+import { createUser } from "../../src/services/user/account.ts";
+import { createToken } from "../../src/services/user/tokens.ts";
+import type { UserRow } from "../../src/db/schema/index.ts";
+
+export const ROOT_URL = "http://hearth.test/";
+
+export interface RequestOptions {
+  token?: string;
+  basic?: [string, string];
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface TestApp {
+  env: Env;
+  settings: Settings;
+  dir: string;
+  request(method: string, path: string, opts?: RequestOptions): Promise<Response>;
+  /** Request and parse JSON; asserts nothing, returns status, headers and body. */
+  json<T = any>(method: string, path: string, opts?: RequestOptions): Promise<{ status: number; headers: Headers; body: T }>;
+  user(name: string, opts?: { admin?: boolean; password?: string; email?: string }): Promise<UserRow>;
+  token(user: UserRow, scopes?: string[], name?: string): string;
+}
+
+/**
+ * An in-process hearth over a fresh temp directory and database, driven through `app.handle`.
+ * `ini` is an app.ini text merged over the test defaults.
+ */
+export function makeTestApp(ini = ""): TestApp {
+  const dir = mkdtempSync(join(tmpdir(), "hearth-test-"));
+  const raw = parseIni(
+    `[server]\nROOT_URL = ${ROOT_URL}\nAPP_DATA_PATH = ${join(dir, "data")}\n[security]\nSECRET_KEY = test-secret\nINTERNAL_TOKEN = test-internal\n[log]\nLEVEL = none\n${ini}`,
+  );
+  const { settings } = buildSettings(raw, {
+    workPath: dir,
+    customPath: join(dir, "custom"),
+    configFile: join(dir, "custom/conf/app.ini"),
+  });
+  const database = openDatabase(settings.database.path);
+  const env = createEnv(settings, database.db, createLogger("none"));
+  const app = createApp(env);
+  afterAll(() => {
+    database.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  let n = 0;
+
+  const request = (method: string, path: string, opts: RequestOptions = {}) => {
+    const headers: Record<string, string> = { ...opts.headers };
+    if (opts.token) headers.Authorization = `token ${opts.token}`;
+    if (opts.basic) headers.Authorization = `Basic ${Buffer.from(opts.basic.join(":")).toString("base64")}`;
+    let body: string | undefined;
+    if (opts.body !== undefined) {
+      body = typeof opts.body === "string" ? opts.body : JSON.stringify(opts.body);
+      headers["Content-Type"] ??= "application/json";
+    }
+    return app.handle(new Request(new URL(path.replace(/^\//, ""), ROOT_URL).href, { method, headers, body }));
+  };
+
+  return {
+    env,
+    settings,
+    dir,
+    request,
+    async json(method, path, opts) {
+      const res = await request(method, path, opts);
+      const text = await res.text();
+      let body: any = text;
+      try {
+        body = text ? JSON.parse(text) : undefined;
+      } catch {
+        /* not JSON: the raw text is returned */
+      }
+      return { status: res.status, headers: res.headers, body };
+    },
+    async user(name, opts = {}) {
+      return createUser(env, {
+        username: name,
+        email: opts.email ?? `${name.toLowerCase()}@example.com`,
+        password: opts.password ?? "password123",
+        isAdmin: opts.admin ?? false,
+        mustChangePassword: false,
+      });
+    },
+    token(user, scopes = ["all"], name) {
+      return createToken(env, user, name ?? `t${++n}`, scopes).token;
+    },
+  };
+}
