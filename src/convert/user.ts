@@ -57,7 +57,8 @@ export function toAPIUser(settings: Settings, user: UserRow, doer: UserRow | und
     html_url: `${settings.server.rootUrl}${encodeURIComponent(user.name)}`,
     language: authed ? user.language : "",
     is_admin: authed ? user.isAdmin : false,
-    last_login: toRFC3339(authed ? user.lastLoginUnix : 0),
+    // Gitea leaves the field at Go's zero time for callers who may not see it.
+    last_login: authed ? toRFC3339(user.lastLoginUnix) : "0001-01-01T00:00:00Z",
     created: toRFC3339(user.createdUnix),
     restricted: user.isRestricted,
     active: authed ? user.isActive : false,

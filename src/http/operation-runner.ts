@@ -93,14 +93,9 @@ export async function runOperation(
   }
 }
 
-function decodeParams(raw: Record<string, string>): Record<string, string> {
+/** Elysia has already percent-decoded path parameters; a malformed escape comes through as null. */
+function decodeParams(raw: Record<string, string | null>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, val] of Object.entries(raw)) {
-    try {
-      out[k] = decodeURIComponent(val);
-    } catch {
-      out[k] = val;
-    }
-  }
+  for (const [k, val] of Object.entries(raw)) out[k] = typeof val === "string" ? val : "";
   return out;
 }

@@ -96,3 +96,19 @@ describe("static assets and API docs", () => {
     expect((await off.request("GET", "/api/swagger")).status).toBe(404);
   });
 });
+
+describe("paths", () => {
+  test("path parameters are decoded once; bad escapes are a 404, not a 500", async () => {
+    const r = await t.json("GET", "/api/v1/users/a%2525b");
+    expect(r.status).toBe(404);
+    expect(r.body.message).toBe("user redirect does not exist [name: a%25b]");
+    expect((await t.json("GET", "/api/v1/users/%zz")).status).toBe(404);
+  });
+
+  test("a trailing slash and HEAD work as in Gitea", async () => {
+    expect((await t.json("GET", "/api/v1/version/")).status).toBe(200);
+    const head = await t.request("HEAD", "/api/v1/version");
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe("");
+  });
+});

@@ -29,6 +29,7 @@ describe("GET /user and /users/{username}", () => {
     expect(signed.body.email).toBe("alice@example.com");
     expect(signed.body.is_admin).toBe(false);
     expect(signed.body.active).toBe(false);
+    expect(signed.body.last_login).toBe("0001-01-01T00:00:00Z");
     const anon = await t.json("GET", "/api/v1/users/alice");
     expect(anon.body.email).toBe("alice@noreply.localhost");
     const adminView = await t.json("GET", "/api/v1/users/alice", { token: rootToken });
