@@ -1,12 +1,11 @@
 import type { Env } from "../env.ts";
 import { writeTx } from "../../db/client.ts";
-import { UserType, type UserRow } from "../../db/schema/index.ts";
+import { UserType, type AccessTokenRow, type UserRow } from "../../db/schema/index.ts";
 import * as users from "../../models/user.ts";
 import * as tokens from "../../models/token.ts";
 import { burnPasswordCheck, verifyPassword } from "../../crypto/password.ts";
 import { hashToken } from "../../crypto/token.ts";
 import { nowUnix } from "../../lib/time.ts";
-import type { AccessTokenRow } from "../../db/schema/index.ts";
 
 /**
  * Password sign-in by user name or email. Returns undefined on any failure, so callers cannot tell
@@ -23,10 +22,6 @@ export async function signInWithPassword(env: Env, login: string, password: stri
   if (!(await verifyPassword(password, user.passwd))) return undefined;
   if (user.prohibitLogin) return undefined;
   return user;
-}
-
-export function recordLogin(env: Env, user: UserRow): void {
-  writeTx(env.db, (tx) => users.updateUser(tx, user.id, { lastLoginUnix: nowUnix() }));
 }
 
 /** Token lookup: 40 lowercase hex, as Gitea requires, then by SHA-256. */
