@@ -11,19 +11,35 @@ import {
   setPassword,
 } from "../services/user/account.ts";
 import { adminListUsers } from "../services/user/profile.ts";
-import { createToken } from "../services/user/tokens.ts";
+import { createToken, normalizeScopes } from "../services/user/tokens.ts";
 import { disableTotp, enrollTotp, hasTotp } from "../services/user/twofactor.ts";
 import { findUserByEmail } from "../services/user/lookup.ts";
+import { UserType, type UserRow } from "../db/schema/index.ts";
+import { NotFound } from "../lib/errors.ts";
+import type { Env } from "../services/env.ts";
 
 type Flags = Record<string, string | boolean | undefined>;
 
 const out = (line: string) => process.stdout.write(line + "\n");
 
 function scopesFrom(value: string | boolean | undefined): string[] {
-  return String(value ?? "all")
+  const scopes = String(value ?? "all")
     .split(",")
     .map((s) => s.trim())
     .filter(Boolean);
+  // Checked before anything is written, so a typo in a scope never leaves a half-done change behind.
+  normalizeScopes(scopes);
+  return scopes;
+}
+
+/** An individual user by name, with a CLI-shaped message instead of the API's 404 text. */
+function userByName(env: Env, name: string): UserRow {
+  try {
+    return requireUser(env, name);
+  } catch (err) {
+    if (err instanceof NotFound) throw new Error(`user '${name}' does not exist`);
+    throw err;
+  }
 }
 
 const createUserCommand: Command = {
@@ -57,6 +73,7 @@ const createUserCommand: Command = {
       password = randomBytes(len).toString("base64url").slice(0, len);
     }
     if (!password) throw new UsageError("must set either --password or --random-password");
+    const scopes = flags["access-token"] ? scopesFrom(flags["access-token-scopes"]) : [];
     const rt = await openRuntime(flags);
     try {
       // Gitea: the first account is the one setting up the instance, so it is not forced to change its password.
@@ -72,7 +89,7 @@ const createUserCommand: Command = {
       });
       if (flags["random-password"]) out(`generated random password is '${password}'`);
       if (flags["access-token"]) {
-        const { token } = createToken(rt.env, user, String(flags["access-token-name"]), scopesFrom(flags["access-token-scopes"]));
+        const { token } = createToken(rt.env, user, String(flags["access-token-name"]), scopes);
         out(`Access token was successfully created... ${token}`);
       }
       out(`New user '${user.name}' has been successfully created!`);
@@ -122,7 +139,7 @@ const changePasswordCommand: Command = {
   async run(flags: Flags) {
     const rt = await openRuntime(flags);
     try {
-      const user = requireUser(rt.env, String(flags.username));
+      const user = userByName(rt.env, String(flags.username));
       await setPassword(rt.env, user, String(flags.password), Boolean(flags["must-change-password"]));
       out(`${user.name}'s password has been successfully updated!`);
     } finally {
@@ -143,12 +160,14 @@ const deleteUserCommand: Command = {
   ],
   async run(flags: Flags) {
     if (!flags.id && !flags.username && !flags.email) throw new UsageError("You must provide the id, username or email of a user to delete");
+    if (flags.id !== undefined && !/^[1-9]\d*$/.test(String(flags.id))) throw new UsageError(`invalid --id ${JSON.stringify(flags.id)}`);
     const rt = await openRuntime(flags);
     try {
-      let user = flags.username ? requireUser(rt.env, String(flags.username)) : undefined;
+      let user = flags.username ? userByName(rt.env, String(flags.username)) : undefined;
       if (!user && flags.email) user = findUserByEmail(rt.env, String(flags.email));
       if (!user && flags.id) user = getUserById(rt.env, Number(flags.id));
-      if (!user) throw new Error("user does not exist");
+      // Organizations share the user table; this command deletes people only.
+      if (!user || user.type !== UserType.Individual) throw new Error("user does not exist");
       if (flags.id && user.id !== Number(flags.id)) throw new Error(`the user with id ${flags.id} is not ${user.name}`);
       if (flags.email && user.email.toLowerCase() !== String(flags.email).toLowerCase()) {
         throw new Error(`the user ${user.name} does not have email ${flags.email}`);
@@ -173,7 +192,7 @@ const generateTokenCommand: Command = {
   async run(flags: Flags) {
     const rt = await openRuntime(flags);
     try {
-      const user = requireUser(rt.env, String(flags.username));
+      const user = userByName(rt.env, String(flags.username));
       const { token } = createToken(rt.env, user, String(flags["token-name"]), scopesFrom(flags.scopes));
       out(flags.raw ? token : `Access token was successfully created: ${token}`);
     } finally {
@@ -193,7 +212,7 @@ const enrollTwoFactorCommand: Command = {
   async run(flags: Flags) {
     const rt = await openRuntime(flags);
     try {
-      const user = requireUser(rt.env, String(flags.username));
+      const user = userByName(rt.env, String(flags.username));
       const { secret, uri } = enrollTotp(rt.env, user);
       if (flags.raw) out(secret);
       else out(`TOTP enrolled for ${user.name}.\nsecret: ${secret}\nuri: ${uri}`);
@@ -210,7 +229,7 @@ const disableTwoFactorCommand: Command = {
   async run(flags: Flags) {
     const rt = await openRuntime(flags);
     try {
-      const user = requireUser(rt.env, String(flags.username));
+      const user = userByName(rt.env, String(flags.username));
       out(disableTotp(rt.env, user) ? `two-factor authentication removed for ${user.name}` : `${user.name} had no two-factor authentication`);
     } finally {
       rt.close();

@@ -19,6 +19,8 @@ export interface Command {
   description: string;
   flags?: Flag[];
   subcommands?: Command[];
+  /** Usage of the positional arguments the command takes (`SECRET_KEY|INTERNAL_TOKEN`); none when unset. */
+  args?: string;
   run?(flags: Record<string, string | boolean | undefined>, positionals: string[]): Promise<number | void>;
 }
 
@@ -30,7 +32,7 @@ export function helpText(cmd: Command, path: string[]): string {
     lines.push(`Usage: ${path.join(" ")} <command> [flags]`, "", "Commands:");
     for (const s of cmd.subcommands) lines.push(`  ${s.name.padEnd(26)} ${s.description}`);
   } else {
-    lines.push(`Usage: ${path.join(" ")} [flags]`);
+    lines.push(`Usage: ${path.join(" ")} [flags]${cmd.args ? ` ${cmd.args}` : ""}`);
   }
   const flags = [...(cmd.flags ?? []), { name: "help", type: "bool", description: "show help" } as Flag];
   lines.push("", "Flags:");
@@ -50,20 +52,36 @@ function parseBool(flag: string, value: string | boolean): boolean {
   throw new UsageError(`invalid value ${JSON.stringify(value)} for --${flag}: expected true or false`);
 }
 
-export async function dispatch(root: Command, argv: string[], out = process.stdout): Promise<number> {
+export async function dispatch(
+  root: Command,
+  argv: string[],
+  out: { write(s: string): unknown } = process.stdout,
+  err: { write(s: string): unknown } = process.stderr,
+): Promise<number> {
   let cmd = root;
   const path = [root.name];
   let rest = argv;
   while (cmd.subcommands?.length && rest.length && !rest[0]!.startsWith("-")) {
+    // `hearth help admin user` is `hearth admin user --help`, as urfave/cli's help command.
+    if (rest[0] === "help") {
+      rest = [...rest.slice(1), "--help"];
+      continue;
+    }
     const next = cmd.subcommands.find((s) => s.name === rest[0]);
     if (!next) throw new UsageError(`unknown command "${rest[0]}" for "${path.join(" ")}"`);
     cmd = next;
     path.push(next.name);
     rest = rest.slice(1);
   }
-  if (rest.includes("--help") || rest.includes("-h") || (!cmd.run && cmd.subcommands?.length)) {
+  const wantsHelp = rest.includes("--help") || rest.includes("-h");
+  if (wantsHelp) {
     out.write(helpText(cmd, path));
-    return rest.includes("--help") || rest.includes("-h") ? 0 : 1;
+    return 0;
+  }
+  if (!cmd.run) {
+    // A command group without a subcommand: the help, as the error it is.
+    err.write(helpText(cmd, path));
+    return 1;
   }
   const options: Record<string, { type: "string" | "boolean"; short?: string }> = {};
   for (const f of cmd.flags ?? []) options[f.name] = f.short ? { type: "string", short: f.short } : { type: "string" };
@@ -76,6 +94,9 @@ export async function dispatch(root: Command, argv: string[], out = process.stdo
   } catch (err) {
     throw new UsageError((err as Error).message.split("\n")[0]!);
   }
+  if (!cmd.args && parsed.positionals.length) {
+    throw new UsageError(`unexpected argument ${JSON.stringify(parsed.positionals[0])} for "${path.join(" ")}"`);
+  }
   const flags: Record<string, string | boolean | undefined> = {};
   for (const f of cmd.flags ?? []) {
     const raw = parsed.values[f.name] as string | undefined;
@@ -84,5 +105,5 @@ export async function dispatch(root: Command, argv: string[], out = process.stdo
     if (f.required && (value === undefined || value === "")) throw new UsageError(`flag --${f.name} is required`);
     flags[f.name] = value;
   }
-  return (await cmd.run!(flags, parsed.positionals)) ?? 0;
+  return (await cmd.run(flags, parsed.positionals)) ?? 0;
 }

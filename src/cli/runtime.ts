@@ -7,7 +7,7 @@ import { createEnv, type Env } from "../services/env.ts";
 export const configFlags: Flag[] = [
   { name: "config", short: "c", type: "string", description: "configuration file (default: {work-path}/custom/conf/app.ini)" },
   { name: "work-path", short: "w", type: "string", description: "work path (default: HEARTH_WORK_DIR or the current directory)" },
-  { name: "custom-path", type: "string", description: "custom path (default: {work-path}/custom)" },
+  { name: "custom-path", type: "string", description: "custom path (default: HEARTH_CUSTOM or {work-path}/custom)" },
 ];
 
 export interface Runtime {
@@ -15,7 +15,14 @@ export interface Runtime {
   close(): void;
 }
 
-/** Loads the configuration and opens the database the way the server does, for admin commands. */
+/**
+ * Loads the configuration and opens the database the way the server does, for admin commands.
+ *
+ * A missing SECRET_KEY / INTERNAL_TOKEN is generated and written to the config file here too, not
+ * only by `web` (Gitea likewise saves a generated INTERNAL_TOKEN from any command): an admin command
+ * run before the first server start must seal data (two-factor secrets) with the key the server will
+ * later read, not with a throwaway one.
+ */
 export async function openRuntime(
   flags: Record<string, string | boolean | undefined>,
   opts: { portOverride?: number; persistSecrets?: boolean } = {},
@@ -25,7 +32,7 @@ export async function openRuntime(
     workPath: flags["work-path"] as string | undefined,
     customPath: flags["custom-path"] as string | undefined,
     portOverride: opts.portOverride,
-    persistSecrets: opts.persistSecrets,
+    persistSecrets: opts.persistSecrets ?? true,
   });
   const log = createLogger(settings.log.level);
   const database = openDatabase(settings.database.path);

@@ -1,10 +1,15 @@
 import { mkdirSync } from "node:fs";
-import type { Command } from "./command.ts";
+import { UsageError, type Command } from "./command.ts";
 import { configFlags, openRuntime } from "./runtime.ts";
-import { createApp } from "../http/app.ts";
-import { rememberClientIp } from "../http/client-ip.ts";
 import { countUsers } from "../services/user/account.ts";
 import { VERSION } from "../version.ts";
+import { normalizeRootUrl } from "../config/settings.ts";
+
+/** How this very program is invoked, for the first-start hint: the executable, or `npm run hearth --` in a checkout. */
+function selfCommand(): string {
+  const compiled = !process.argv[1] || process.argv[1].startsWith("/$bunfs/");
+  return compiled ? process.execPath : "npm run hearth --";
+}
 
 export const webCommand: Command = {
   name: "web",
@@ -14,7 +19,9 @@ export const webCommand: Command = {
     let portOverride: number | undefined;
     if (flags.port !== undefined) {
       const p = String(flags.port);
-      if (!/^\d+$/.test(p) || Number(p) > 65535) throw new Error(`invalid --port ${JSON.stringify(p)}`);
+      if (!/^\d+$/.test(p) || Number(p) > 65535) {
+        throw new UsageError(`invalid --port ${JSON.stringify(p)}: expected a port number from 0 to 65535`);
+      }
       portOverride = Number(p);
     }
     const { env, close } = await openRuntime(flags, { portOverride, persistSecrets: true });
@@ -22,6 +29,12 @@ export const webCommand: Command = {
     mkdirSync(settings.server.appDataPath, { recursive: true });
     mkdirSync(settings.repository.root, { recursive: true });
 
+    // Loaded here, not at the top: the HTTP layer is most of the start-up cost, and the admin and
+    // generate commands (which share this module graph through main.ts) never need it.
+    const [{ createApp }, { rememberClientIp }] = await Promise.all([
+      import("../http/app.ts"),
+      import("../http/client-ip.ts"),
+    ]);
     const app = createApp(env);
     const server = Bun.serve({
       fetch: (request, srv) => {
@@ -41,7 +54,7 @@ export const webCommand: Command = {
 
     if (settings.server.httpPort === 0 && !settings.server.rootUrlExplicit && server.port) {
       const scheme = settings.server.protocol === "https" ? "https" : "http";
-      settings.server.rootUrl = `${scheme}://${settings.server.domain}:${server.port}/`;
+      settings.server.rootUrl = normalizeRootUrl(`${scheme}://${settings.server.domain}:${server.port}/`);
     }
     log.info(`hearth ${VERSION.hearth} (Gitea API ${VERSION.api}) listening`, {
       url: settings.server.rootUrl,
@@ -51,19 +64,30 @@ export const webCommand: Command = {
     });
     if (countUsers(env) === 0) {
       log.info(
-        "no users yet: create the first administrator with\n" +
-          `  hearth admin user create --admin --username NAME --email EMAIL --password PASSWORD --config ${settings.configFile}\n` +
-          "  (from a checkout: npm exec -- bun src/main.ts admin user create ...)",
+        `no users yet: create the first administrator with \`${selfCommand()} admin user create --admin --username NAME --email EMAIL --password PASSWORD --config ${settings.configFile}\``,
       );
     }
 
     await new Promise<void>((resolve) => {
-      const stop = () => {
-        log.info("shutting down");
-        server.stop().then(() => resolve());
+      let stopping = false;
+      const stop = (signal: string) => {
+        if (stopping) {
+          // A second signal: stop waiting for in-flight requests.
+          log.warn(`${signal} again: closing open connections`);
+          void server.stop(true);
+          return;
+        }
+        stopping = true;
+        log.info("shutting down", { signal });
+        // Finish in-flight requests, but not for ever (systemd's own stop timeout is 90s).
+        const force = setTimeout(() => void server.stop(true), 30_000);
+        server.stop().then(() => {
+          clearTimeout(force);
+          resolve();
+        });
       };
-      process.once("SIGINT", stop);
-      process.once("SIGTERM", stop);
+      process.on("SIGINT", stop);
+      process.on("SIGTERM", stop);
     });
     close();
     return 0;

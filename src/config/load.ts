@@ -1,12 +1,23 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync, renameSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { randomBytes } from "node:crypto";
-import { applyOverrides, parseIni, readEnvOverrides, type RawConfig } from "./ini-source.ts";
+import { applyOverrides, parseIni, readEnvOverrides, ROOT_SECTION, type RawConfig } from "./ini-source.ts";
 import { buildSettings, type Settings } from "./settings.ts";
 import { ConfigError } from "./reader.ts";
 
 export interface LoadOptions {
-  /** `--config FILE`; relative paths are taken from the custom path, as Gitea does. */
+  /** `--config FILE`; a relative path is taken from the current directory, as Gitea (1.21+) does. */
   configFile?: string;
   /** `--work-path DIR`; otherwise HEARTH_WORK_DIR, otherwise the current directory. */
   workPath?: string;
@@ -25,8 +36,8 @@ export interface LoadedConfig {
 
 export async function loadConfig(opts: LoadOptions = {}): Promise<LoadedConfig> {
   const env = opts.env ?? process.env;
-  const workPath = resolve(opts.workPath ?? env.HEARTH_WORK_DIR ?? process.cwd());
-  const customPath = resolve(workPath, opts.customPath ?? env.HEARTH_CUSTOM ?? "custom");
+  const startWorkPath = resolve(opts.workPath ?? env.HEARTH_WORK_DIR ?? process.cwd());
+  const customPath = resolve(startWorkPath, opts.customPath ?? env.HEARTH_CUSTOM ?? "custom");
   const configFile = opts.configFile
     ? isAbsolute(opts.configFile)
       ? opts.configFile
@@ -36,8 +47,21 @@ export async function loadConfig(opts: LoadOptions = {}): Promise<LoadedConfig> 
   if (opts.configFile && !existsSync(configFile)) {
     throw new Error(`config file ${configFile} does not exist`);
   }
-  let raw: RawConfig = existsSync(configFile) ? parseIni(readFileSync(configFile, "utf8")) : new Map();
+  let raw: RawConfig = new Map();
+  if (existsSync(configFile)) {
+    let text: string;
+    try {
+      text = readFileSync(configFile, "utf8");
+    } catch (err) {
+      throw new Error(`cannot read config file ${configFile}: ${(err as Error).message}`);
+    }
+    raw = parseIni(text);
+  }
   raw = applyOverrides(raw, await readEnvOverrides(env));
+  // As in Gitea, WORK_PATH in the file is the final word: the server and every admin command
+  // started with the same --config then share one data directory, wherever they are run from.
+  const fileWorkPath = raw.get(ROOT_SECTION)?.get("WORK_PATH")?.trim();
+  const workPath = fileWorkPath ? resolve(dirname(configFile), fileWorkPath) : startWorkPath;
   const { settings, reader } = buildSettings(raw, {
     workPath,
     customPath,
@@ -50,7 +74,12 @@ export async function loadConfig(opts: LoadOptions = {}): Promise<LoadedConfig> 
   if (!settings.security.internalToken)
     generated.INTERNAL_TOKEN = settings.security.internalToken = generateSecret("INTERNAL_TOKEN");
   if (opts.persistSecrets && Object.keys(generated).length > 0) {
-    persistSecurityKeys(configFile, generated);
+    persistKeys(configFile, "security", generated);
+  }
+  // Written beside generated secrets or into an existing file, never into a file created for it
+  // alone: an instance configured wholly by environment keeps no file.
+  if (opts.persistSecrets && !fileWorkPath && existsSync(configFile)) {
+    persistKeys(configFile, ROOT_SECTION, { WORK_PATH: workPath });
   }
   return { settings, keysRead: reader.keysRead };
 }
@@ -60,29 +89,82 @@ export function generateSecret(kind: "SECRET_KEY" | "INTERNAL_TOKEN"): string {
   return kind === "SECRET_KEY" ? randomBytes(48).toString("base64url") : randomBytes(66).toString("base64url");
 }
 
+const SECTION_HEADER = /^\s*\[([^\]]*)\]/;
+const KEY_LINE = /^\s*([^=;#\s][^=]*?)\s*=/;
+
 /**
- * Adds keys to `[security]` by editing the file as text, so a hand-written config keeps its comments
- * and layout. Written to a temp file and renamed, so a crash never leaves half a config.
+ * Sets keys in a section (ROOT_SECTION: before the first header) by editing the file as text, so a hand-written config keeps its
+ * comments, layout and other keys. A key already present there (say `SECRET_KEY =` left empty) has
+ * its line replaced rather than a second line added, so the file does not grow on every start.
+ * Written to a temp file and renamed, so a crash never leaves half a config; the rename keeps the
+ * file's mode and owner, and writes through a symlink to the real file.
  */
-function persistSecurityKeys(configFile: string, keys: Record<string, string>) {
-  const text = existsSync(configFile) ? readFileSync(configFile, "utf8") : "";
-  const lines = text.length ? text.split(/\r?\n/) : [];
-  const block = Object.entries(keys).map(([k, v]) => `${k} = ${v}`);
-  const header = lines.findIndex((l) => /^\s*\[security\]\s*$/i.test(l));
-  if (header >= 0) {
-    lines.splice(header + 1, 0, ...block);
-  } else {
-    if (lines.length && lines[lines.length - 1] !== "") lines.push("");
-    lines.push("[security]", "INSTALL_LOCK = true", ...block, "");
-  }
+export function persistKeys(configFile: string, section: string, keys: Record<string, string>): void {
+  const isRoot = section === ROOT_SECTION;
   try {
-    mkdirSync(dirname(configFile), { recursive: true });
-    const tmp = `${configFile}.tmp-${process.pid}`;
-    writeFileSync(tmp, lines.join("\n"), { mode: 0o600 });
-    renameSync(tmp, configFile);
+    const target = existsSync(configFile) ? realpathSync(configFile) : configFile;
+    const before = existsSync(target) ? statSync(target) : undefined;
+    const text = before ? readFileSync(target, "utf8") : "";
+    const eol = text.includes("\r\n") ? "\r\n" : "\n";
+    const lines = text.length ? text.split(/\r?\n/) : [];
+    const pending = new Map(Object.entries(keys));
+    const written = new Set<string>();
+
+    let inSection = isRoot;
+    let firstHeader = -1;
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i]!;
+      const header = SECTION_HEADER.exec(line);
+      if (header) {
+        inSection = header[1]!.trim().toLowerCase() === section;
+        if (inSection && firstHeader < 0) firstHeader = i;
+        continue;
+      }
+      const m = inSection ? KEY_LINE.exec(line) : null;
+      const key = m?.[1]!.toUpperCase();
+      if (!key || !pending.has(key)) continue;
+      const value = line.slice(m![0].length).trim();
+      if (value === "" || value === '""' || value === "''" || value === "``") {
+        lines[i] = `${key} = ${pending.get(key)}`;
+      }
+      // A non-empty value here was emptied by an environment override: leave the file's value alone.
+      written.add(key);
+    }
+    const block = [...pending].filter(([k]) => !written.has(k)).map(([k, v]) => `${k} = ${v}`);
+    if (block.length && isRoot) {
+      lines.splice(0, 0, ...block);
+    } else if (block.length && firstHeader >= 0) {
+      lines.splice(firstHeader + 1, 0, ...block);
+    } else if (block.length) {
+      while (lines.length && lines[lines.length - 1] === "") lines.pop();
+      if (lines.length) lines.push("");
+      lines.push(`[${section}]`, ...block, "");
+    }
+
+    if (before && lines.join(eol) === text) return;
+    mkdirSync(dirname(target), { recursive: true });
+    const tmp = `${target}.tmp-${process.pid}`;
+    try {
+      writeFileSync(tmp, lines.join(eol), { mode: 0o600 });
+      if (before) {
+        chmodSync(tmp, before.mode & 0o7777);
+        if (process.getuid && (before.uid !== process.getuid() || before.gid !== process.getgid?.())) {
+          try {
+            chownSync(tmp, before.uid, before.gid);
+          } catch {
+            /* not permitted (not root): the file ends up owned by whoever ran this */
+          }
+        }
+      }
+      renameSync(tmp, target);
+    } catch (err) {
+      rmSync(tmp, { force: true });
+      throw err;
+    }
   } catch (err) {
     throw new Error(
-      `cannot write generated [security] ${Object.keys(keys).join(", ")} to ${configFile}: ${(err as Error).message}`,
+      `cannot write generated ${isRoot ? "" : `[${section}] `}${Object.keys(keys).join(", ")} to ${configFile}: ${(err as Error).message}` +
+        ` (make the file writable, or set the keys yourself: hearth generate secret SECRET_KEY)`,
     );
   }
 }

@@ -74,6 +74,21 @@ function list(value: string): string[] {
     .filter(Boolean);
 }
 
+/**
+ * Gitea's ROOT_URL normalisation: the scheme's default port is dropped (`http://x:80/` →
+ * `http://x/`) and the URL ends in exactly one `/`.
+ */
+export function normalizeRootUrl(value: string): string {
+  let u: URL;
+  try {
+    u = new URL(value);
+  } catch {
+    // Only reachable for a default built from an unusable DOMAIN; report it against DOMAIN.
+    throw new ConfigError("server", "DOMAIN", value, "does not make a valid ROOT_URL");
+  }
+  return u.toString().replace(/\/+$/, "") + "/";
+}
+
 function resolveFrom(base: string, p: string): string {
   return isAbsolute(p) ? p : resolve(base, p);
 }
@@ -84,15 +99,18 @@ export function buildSettings(raw: RawConfig, inputs: SettingsInputs): { setting
 
   const protocol = r.oneOf("server", "PROTOCOL", ["http", "https", "http+unix"] as const, "http");
   const domain = r.string("server", "DOMAIN", "localhost");
-  const httpAddr = r.string("server", "HTTP_ADDR", protocol === "http+unix" ? "" : "0.0.0.0");
-  const httpPort = inputs.portOverride ?? r.int("server", "HTTP_PORT", 3000, { min: 0, max: 65535 });
-  if (protocol === "http+unix" && !httpAddr) {
-    throw new ConfigError("server", "HTTP_ADDR", "", "a socket path is required when PROTOCOL = http+unix");
+  let httpAddr = r.string("server", "HTTP_ADDR", protocol === "http+unix" ? "" : "0.0.0.0");
+  // Read (and so validated) even when `web --port` overrides it.
+  const configuredPort = r.int("server", "HTTP_PORT", 3000, { min: 0, max: 65535 });
+  const httpPort = inputs.portOverride ?? configuredPort;
+  if (protocol === "http+unix") {
+    if (!httpAddr) throw new ConfigError("server", "HTTP_ADDR", "", "a socket path is required when PROTOCOL = http+unix");
+    // Gitea: a relative socket path is taken from the work path.
+    httpAddr = resolveFrom(workPath, httpAddr);
   }
   const scheme = protocol === "https" ? "https" : "http";
-  const rootUrlExplicit = r.has("server", "ROOT_URL");
-  let rootUrl = r.url("server", "ROOT_URL", `${scheme}://${domain}:${httpPort}/`);
-  if (!rootUrl.endsWith("/")) rootUrl += "/";
+  const rootUrlExplicit = r.string("server", "ROOT_URL", "") !== "";
+  const rootUrl = normalizeRootUrl(r.url("server", "ROOT_URL", `${scheme}://${domain}:${httpPort}/`));
 
   const appDataPath = resolveFrom(workPath, r.string("server", "APP_DATA_PATH", "data"));
   const certFile = r.string("server", "CERT_FILE", "");
@@ -100,6 +118,10 @@ export function buildSettings(raw: RawConfig, inputs: SettingsInputs): { setting
   if (protocol === "https" && (!certFile || !keyFile)) {
     throw new ConfigError("server", certFile ? "KEY_FILE" : "CERT_FILE", "", "required when PROTOCOL = https");
   }
+
+  // WORK_PATH has already become `workPath` in load.ts; reading it here records it as a key
+  // hearth honours, so app.ini.example must document it.
+  r.string(ROOT_SECTION, "WORK_PATH", "");
 
   const settings: Settings = {
     appName: r.string(ROOT_SECTION, "APP_NAME", "hearth"),
