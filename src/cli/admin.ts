@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Command } from "./command.ts";
 import { UsageError } from "./command.ts";
-import { configFlags, openRuntime } from "./runtime.ts";
+import { configFlags, withRuntime } from "./runtime.ts";
 import {
   countUsers,
   createUser,
@@ -74,11 +74,10 @@ const createUserCommand: Command = {
     }
     if (!password) throw new UsageError("must set either --password or --random-password");
     const scopes = flags["access-token"] ? scopesFrom(flags["access-token-scopes"]) : [];
-    const rt = await openRuntime(flags);
-    try {
+    await withRuntime(flags, async (env) => {
       // Gitea: the first account is the one setting up the instance, so it is not forced to change its password.
-      const mustChange = (flags["must-change-password"] as boolean | undefined) ?? countUsers(rt.env) > 0;
-      const user = await createUser(rt.env, {
+      const mustChange = (flags["must-change-password"] as boolean | undefined) ?? countUsers(env) > 0;
+      const user = await createUser(env, {
         username: String(flags.username),
         email: String(flags.email),
         password,
@@ -89,13 +88,11 @@ const createUserCommand: Command = {
       });
       if (flags["random-password"]) out(`generated random password is '${password}'`);
       if (flags["access-token"]) {
-        const { token } = createToken(rt.env, user, String(flags["access-token-name"]), scopes);
+        const { token } = createToken(env, user, String(flags["access-token-name"]), scopes);
         out(`Access token was successfully created... ${token}`);
       }
       out(`New user '${user.name}' has been successfully created!`);
-    } finally {
-      rt.close();
-    }
+    });
   },
 };
 
@@ -104,26 +101,23 @@ const listUsersCommand: Command = {
   description: "List users",
   flags: [...configFlags, { name: "admin", type: "bool", description: "list only admin users", default: false }],
   async run(flags: Flags) {
-    const rt = await openRuntime(flags);
-    try {
+    await withRuntime(flags, async (env) => {
       const rows: string[][] = [["ID", "Username", "Email", "IsActive", "IsAdmin", "2FA"]];
       for (let offset = 0; ; offset += 500) {
-        const { rows: users } = adminListUsers(rt.env, {
+        const { rows: users } = adminListUsers(env, {
           isAdmin: flags.admin ? true : undefined,
           sort: "id",
           offset,
           limit: 500,
         });
         for (const u of users) {
-          rows.push([String(u.id), u.name, u.email, String(u.isActive), String(u.isAdmin), String(hasTotp(rt.env, u))]);
+          rows.push([String(u.id), u.name, u.email, String(u.isActive), String(u.isAdmin), String(hasTotp(env, u))]);
         }
         if (users.length < 500) break;
       }
       const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
       for (const r of rows) out(r.map((c, i) => c.padEnd(widths[i]! + 1)).join("").trimEnd());
-    } finally {
-      rt.close();
-    }
+    });
   },
 };
 
@@ -137,14 +131,11 @@ const changePasswordCommand: Command = {
     { name: "must-change-password", type: "bool", description: "user must change password on next login", default: true },
   ],
   async run(flags: Flags) {
-    const rt = await openRuntime(flags);
-    try {
-      const user = userByName(rt.env, String(flags.username));
-      await setPassword(rt.env, user, String(flags.password), Boolean(flags["must-change-password"]));
+    await withRuntime(flags, async (env) => {
+      const user = userByName(env, String(flags.username));
+      await setPassword(env, user, String(flags.password), Boolean(flags["must-change-password"]));
       out(`${user.name}'s password has been successfully updated!`);
-    } finally {
-      rt.close();
-    }
+    });
   },
 };
 
@@ -161,21 +152,18 @@ const deleteUserCommand: Command = {
   async run(flags: Flags) {
     if (!flags.id && !flags.username && !flags.email) throw new UsageError("You must provide the id, username or email of a user to delete");
     if (flags.id !== undefined && !/^[1-9]\d*$/.test(String(flags.id))) throw new UsageError(`invalid --id ${JSON.stringify(flags.id)}`);
-    const rt = await openRuntime(flags);
-    try {
-      let user = flags.username ? userByName(rt.env, String(flags.username)) : undefined;
-      if (!user && flags.email) user = findUserByEmail(rt.env, String(flags.email));
-      if (!user && flags.id) user = getUserById(rt.env, Number(flags.id));
+    await withRuntime(flags, async (env) => {
+      let user = flags.username ? userByName(env, String(flags.username)) : undefined;
+      if (!user && flags.email) user = findUserByEmail(env, String(flags.email));
+      if (!user && flags.id) user = getUserById(env, Number(flags.id));
       // Organizations share the user table; this command deletes people only.
       if (!user || user.type !== UserType.Individual) throw new Error("user does not exist");
       if (flags.id && user.id !== Number(flags.id)) throw new Error(`the user with id ${flags.id} is not ${user.name}`);
       if (flags.email && user.email.toLowerCase() !== String(flags.email).toLowerCase()) {
         throw new Error(`the user ${user.name} does not have email ${flags.email}`);
       }
-      deleteUser(rt.env, undefined, user, Boolean(flags.purge));
-    } finally {
-      rt.close();
-    }
+      deleteUser(env, undefined, user, Boolean(flags.purge));
+    });
   },
 };
 
@@ -190,14 +178,11 @@ const generateTokenCommand: Command = {
     { name: "scopes", type: "string", description: "comma separated list of scopes to apply to access token", default: "all" },
   ],
   async run(flags: Flags) {
-    const rt = await openRuntime(flags);
-    try {
-      const user = userByName(rt.env, String(flags.username));
-      const { token } = createToken(rt.env, user, String(flags["token-name"]), scopesFrom(flags.scopes));
+    await withRuntime(flags, async (env) => {
+      const user = userByName(env, String(flags.username));
+      const { token } = createToken(env, user, String(flags["token-name"]), scopesFrom(flags.scopes));
       out(flags.raw ? token : `Access token was successfully created: ${token}`);
-    } finally {
-      rt.close();
-    }
+    });
   },
 };
 
@@ -210,15 +195,12 @@ const enrollTwoFactorCommand: Command = {
     { name: "raw", type: "bool", description: "print only the base32 secret", default: false },
   ],
   async run(flags: Flags) {
-    const rt = await openRuntime(flags);
-    try {
-      const user = userByName(rt.env, String(flags.username));
-      const { secret, uri } = enrollTotp(rt.env, user);
+    await withRuntime(flags, async (env) => {
+      const user = userByName(env, String(flags.username));
+      const { secret, uri } = enrollTotp(env, user);
       if (flags.raw) out(secret);
       else out(`TOTP enrolled for ${user.name}.\nsecret: ${secret}\nuri: ${uri}`);
-    } finally {
-      rt.close();
-    }
+    });
   },
 };
 
@@ -227,13 +209,10 @@ const disableTwoFactorCommand: Command = {
   description: "Remove a user's two-factor authentication",
   flags: [...configFlags, { name: "username", short: "u", type: "string", description: "username", required: true }],
   async run(flags: Flags) {
-    const rt = await openRuntime(flags);
-    try {
-      const user = userByName(rt.env, String(flags.username));
-      out(disableTotp(rt.env, user) ? `two-factor authentication removed for ${user.name}` : `${user.name} had no two-factor authentication`);
-    } finally {
-      rt.close();
-    }
+    await withRuntime(flags, async (env) => {
+      const user = userByName(env, String(flags.username));
+      out(disableTotp(env, user) ? `two-factor authentication removed for ${user.name}` : `${user.name} had no two-factor authentication`);
+    });
   },
 };
 

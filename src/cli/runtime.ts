@@ -38,3 +38,16 @@ export async function openRuntime(
   const database = openDatabase(settings.database.path);
   return { env: createEnv(settings, database.db, log), close: () => database.close() };
 }
+
+/** Runs `fn` against an opened runtime and always closes the database afterwards. */
+export async function withRuntime<T>(
+  flags: Record<string, string | boolean | undefined>,
+  fn: (env: Env) => T | Promise<T>,
+): Promise<T> {
+  const rt = await openRuntime(flags);
+  try {
+    return await fn(rt.env);
+  } finally {
+    rt.close();
+  }
+}

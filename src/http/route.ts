@@ -11,12 +11,12 @@ export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD";
  * - `scope`: the token scope category the operation needs (read for GET/HEAD, write otherwise, as
  *   Gitea derives it), or `"public"` for operations Gitea leaves without a scope check.
  * - `signIn`: `false` lets anonymous callers through, `true` needs a doer, `"admin"` a site admin.
- * - `basicAuthOnly`: Gitea's reqBasicOrRevProxyAuth — tokens are refused (token management).
+ * Checks that depend on the resource (self-or-admin, basic-auth-only) run in the handler, through
+ * http/guards.ts, after the resource is found: that is Gitea's order of errors.
  */
 export interface Access {
   scope: ScopeCategory | "public";
   signIn: boolean | "admin";
-  basicAuthOnly?: boolean;
 }
 
 /** A response with a status other than 200 or with headers; a handler may also return a bare body. */

@@ -11,7 +11,8 @@ import { requireBasicAuth, requireSelfOrAdmin } from "../../../guards.ts";
 import type { Principal } from "../../../../auth/principal.ts";
 import type { Env } from "../../../../services/env.ts";
 
-const access = { scope: "user", signIn: false, basicAuthOnly: true } as const;
+// Anonymous callers get through to the handler: Gitea answers them 403 (self-or-admin) before 401.
+const access = { scope: "user", signIn: false } as const;
 
 /** The token owner named in the path, with Gitea's checks in Gitea's order. */
 function tokenOwner(env: Env, principal: Principal | undefined, username: string) {
