@@ -36,10 +36,24 @@ export const webCommand: Command = {
       import("../http/client-ip.ts"),
     ]);
     const app = createApp(env);
+    // One line per request: at info in dev mode, at debug in production.
+    const requestLogLevel = settings.runMode === "dev" ? "info" : "debug";
     const server = Bun.serve({
-      fetch: (request, srv) => {
-        rememberClientIp(request, srv.requestIP(request)?.address);
-        return app.handle(request);
+      fetch: async (request, srv) => {
+        const address = srv.requestIP(request)?.address;
+        rememberClientIp(request, address);
+        if (!log.enabled(requestLogLevel)) return app.handle(request);
+        const started = performance.now();
+        const response = await app.handle(request);
+        // Path only: the query may hold a token (`?token=`), which must never reach a log.
+        log.log(requestLogLevel, "request", {
+          method: request.method,
+          path: new URL(request.url).pathname,
+          status: response.status,
+          ms: Math.round((performance.now() - started) * 10) / 10,
+          ip: address ?? "",
+        });
+        return response;
       },
       ...(settings.server.protocol === "http+unix"
         ? { unix: settings.server.httpAddr }
