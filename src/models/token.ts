@@ -1,9 +1,12 @@
-import { and, asc, count, eq } from "drizzle-orm";
+import { and, asc, count, eq, sql } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
+import { prepared } from "../db/prepared.ts";
 import { accessTokens, type AccessTokenRow } from "../db/schema/index.ts";
 
 export function getTokenByHash(tx: Tx, hash: string): AccessTokenRow | undefined {
-  return tx.select().from(accessTokens).where(eq(accessTokens.tokenHash, hash)).get();
+  return prepared(tx, "token.byHash", (t) =>
+    t.select().from(accessTokens).where(eq(accessTokens.tokenHash, sql.placeholder("hash"))).prepare(),
+  ).get({ hash });
 }
 
 export function listTokens(tx: Tx, uid: number, offset: number, limit: number): { rows: AccessTokenRow[]; total: number } {

@@ -1,9 +1,12 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
+import { prepared } from "../db/prepared.ts";
 import { twoFactors, type TwoFactorRow } from "../db/schema/index.ts";
 
 export function getTwoFactor(tx: Tx, uid: number): TwoFactorRow | undefined {
-  return tx.select().from(twoFactors).where(eq(twoFactors.uid, uid)).get();
+  return prepared(tx, "twoFactor.byUid", (t) =>
+    t.select().from(twoFactors).where(eq(twoFactors.uid, sql.placeholder("uid"))).prepare(),
+  ).get({ uid });
 }
 
 export function upsertTwoFactor(tx: Tx, uid: number, secret: string, unix: number): TwoFactorRow {

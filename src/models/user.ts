@@ -1,13 +1,18 @@
 import { and, asc, count, desc, eq, inArray, or, sql } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
+import { prepared } from "../db/prepared.ts";
 import { users, emailAddresses, twoFactors, UserType, type NewUserRow, type UserRow } from "../db/schema/index.ts";
 
 export function getUserById(tx: Tx, id: number): UserRow | undefined {
-  return tx.select().from(users).where(eq(users.id, id)).get();
+  return prepared(tx, "user.byId", (t) =>
+    t.select().from(users).where(eq(users.id, sql.placeholder("id"))).prepare(),
+  ).get({ id });
 }
 
 export function getUserByName(tx: Tx, name: string): UserRow | undefined {
-  return tx.select().from(users).where(eq(users.lowerName, name.toLowerCase())).get();
+  return prepared(tx, "user.byLowerName", (t) =>
+    t.select().from(users).where(eq(users.lowerName, sql.placeholder("lowerName"))).prepare(),
+  ).get({ lowerName: name.toLowerCase() });
 }
 
 export function getUsersByIds(tx: Tx, ids: number[]): UserRow[] {
@@ -115,9 +120,11 @@ export function listUsers(tx: Tx, f: UserListFilter): { rows: UserRow[]; total: 
 }
 
 export function emailOwner(tx: Tx, email: string): number | undefined {
-  return tx
-    .select({ uid: emailAddresses.uid })
-    .from(emailAddresses)
-    .where(eq(emailAddresses.lowerEmail, email.toLowerCase()))
-    .get()?.uid;
+  return prepared(tx, "email.owner", (t) =>
+    t
+      .select({ uid: emailAddresses.uid })
+      .from(emailAddresses)
+      .where(eq(emailAddresses.lowerEmail, sql.placeholder("lowerEmail")))
+      .prepare(),
+  ).get({ lowerEmail: email.toLowerCase() })?.uid;
 }
