@@ -3,13 +3,14 @@ import { dispatch, UsageError, type Command } from "./cli/command.ts";
 import { webCommand } from "./cli/web.ts";
 import { adminCommand } from "./cli/admin.ts";
 import { generateCommand } from "./cli/generate.ts";
+import { hookCommand } from "./cli/hook.ts";
 import { HearthError } from "./lib/errors.ts";
 import { VERSION } from "./version.ts";
 
 const root: Command = {
   name: "hearth",
   description: `a self-hosted forge that speaks Gitea's API (version ${VERSION.hearth}, Gitea API ${VERSION.api})`,
-  subcommands: [webCommand, adminCommand, generateCommand],
+  subcommands: [webCommand, adminCommand, generateCommand, hookCommand],
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -504,7 +504,7 @@ describe("app.ini.example documents every setting", () => {
     const uncommented = example.replace(/^;([A-Z][A-Z0-9_]* =)/gm, "$1");
     const shown = buildSettings(parseIni(uncommented), inputs).settings;
     const defaults = buildSettings(new Map(), inputs).settings;
-    expect({ ...shown, server: { ...shown.server, rootUrlExplicit: false } }).toEqual(defaults);
+    expect({ ...shown, server: { ...shown.server, rootUrlExplicit: false, localRootUrlExplicit: false } }).toEqual(defaults);
   });
 
   test("it explains the file location, the environment form and secret generation", () => {

@@ -19,7 +19,15 @@ export interface AuthRequest {
   query: URLSearchParams;
   /** Client address, for failure rate limiting. */
   ip: string;
+  /**
+   * Git over HTTP cannot send a one-time code: an account with two-factor authentication must use
+   * a token there, and a password login is refused with Gitea's explanation.
+   */
+  gitTransport?: boolean;
 }
+
+export const GIT_2FA_MESSAGE =
+  "Users with two-factor authentication enabled cannot perform HTTP/HTTPS operations via plain username and password. Please create and use a personal access token on the user settings page";
 
 export interface AuthOutcome {
   principal: Principal | undefined;
@@ -56,7 +64,7 @@ export async function authenticate(env: Env, req: AuthRequest, limiter: FailureL
 
   const basic = parseBasic(req.headers.get("authorization"));
   if (basic) {
-    const principal = await basicAuth(env, basic, req.ip, req.headers, limiter);
+    const principal = await basicAuth(env, basic, req, limiter);
     if (principal) return { principal, usedQueryToken };
     failed = true;
   }
@@ -102,10 +110,10 @@ function parseBasic(header: string | null): { user: string; password: string } |
 async function basicAuth(
   env: Env,
   creds: { user: string; password: string },
-  ip: string,
-  headers: Headers,
+  req: AuthRequest,
   limiter: FailureLimiter,
 ): Promise<Principal | undefined> {
+  const { ip, headers } = req;
   // A token may stand in for either half (git credential helpers put it in the password);
   // Gitea counts such a login as basic auth, and tokens skip the two-factor check.
   const asToken = creds.password === "" || creds.password === "x-oauth-basic" ? creds.user : creds.password;
@@ -119,6 +127,7 @@ async function basicAuth(
     limiter.recordFailure(ip);
     return undefined;
   }
+  if (req.gitTransport && hasTotp(env, user)) throw new Unauthorized(GIT_2FA_MESSAGE);
   if (hasTotp(env, user) && !verifyTotp(env, user, headers.get("x-gitea-otp")?.trim() ?? "")) {
     limiter.recordFailure(ip);
     throw new Unauthorized("invalid provided OTP");

@@ -66,9 +66,17 @@ export const webCommand: Command = {
       idleTimeout: 0,
     } as Parameters<typeof Bun.serve>[0]);
 
-    if (settings.server.httpPort === 0 && !settings.server.rootUrlExplicit && server.port) {
+    if (settings.server.httpPort === 0 && server.port) {
+      // Listening on a port the system chose: the derived URLs learn it now.
       const scheme = settings.server.protocol === "https" ? "https" : "http";
-      settings.server.rootUrl = normalizeRootUrl(`${scheme}://${settings.server.domain}:${server.port}/`);
+      if (!settings.server.rootUrlExplicit) {
+        settings.server.rootUrl = normalizeRootUrl(`${scheme}://${settings.server.domain}:${server.port}/`);
+      }
+      if (!settings.server.localRootUrlExplicit) {
+        const u = new URL(settings.server.localRootUrl);
+        u.port = String(server.port);
+        settings.server.localRootUrl = normalizeRootUrl(u.href);
+      }
     }
     log.info(`hearth ${VERSION.hearth} (Gitea API ${VERSION.api}) listening`, {
       url: settings.server.rootUrl,
@@ -103,6 +111,7 @@ export const webCommand: Command = {
       process.on("SIGINT", stop);
       process.on("SIGTERM", stop);
     });
+    await env.housekeeper.stop();
     close();
     return 0;
   },

@@ -20,13 +20,26 @@ export interface Settings {
     /** Always ends with `/`. */
     rootUrl: string;
     rootUrlExplicit: boolean;
+    /**
+     * How hearth's own processes (git hooks) reach the server: ends with `/`. Derived from the
+     * listen address unless set; the web command fills in the real port when HTTP_PORT is 0.
+     */
+    localRootUrl: string;
+    localRootUrlExplicit: boolean;
     appDataPath: string;
     offlineMode: boolean;
     certFile: string;
     keyFile: string;
   };
   database: { dbType: "sqlite3"; path: string };
-  repository: { root: string; disableHttpGit: boolean };
+  repository: {
+    root: string;
+    disableHttpGit: boolean;
+    defaultBranch: string;
+    /** Repositories a user may own; -1 means no limit. */
+    maxCreationLimit: number;
+    allowForkWithoutMaximumLimit: boolean;
+  };
   security: {
     installLock: boolean;
     secretKey: string;
@@ -112,6 +125,16 @@ export function buildSettings(raw: RawConfig, inputs: SettingsInputs): { setting
   const rootUrlExplicit = r.string("server", "ROOT_URL", "") !== "";
   const rootUrl = normalizeRootUrl(r.url("server", "ROOT_URL", `${scheme}://${domain}:${httpPort}/`));
 
+  const localHost = httpAddr === "0.0.0.0" || httpAddr === "::" || httpAddr === "" ? "localhost" : httpAddr;
+  const localRootUrlExplicit = r.string("server", "LOCAL_ROOT_URL", "") !== "";
+  const localRootUrl = normalizeRootUrl(
+    r.url(
+      "server",
+      "LOCAL_ROOT_URL",
+      protocol === "http+unix" ? "http://unix/" : `${scheme}://${localHost.includes(":") ? `[${localHost}]` : localHost}:${httpPort}/`,
+    ),
+  );
+
   const appDataPath = resolveFrom(workPath, r.string("server", "APP_DATA_PATH", "data"));
   const certFile = r.string("server", "CERT_FILE", "");
   const keyFile = r.string("server", "KEY_FILE", "");
@@ -136,6 +159,8 @@ export function buildSettings(raw: RawConfig, inputs: SettingsInputs): { setting
       httpPort,
       rootUrl,
       rootUrlExplicit,
+      localRootUrl,
+      localRootUrlExplicit,
       appDataPath,
       offlineMode: r.bool("server", "OFFLINE_MODE", true),
       certFile: certFile && resolveFrom(inputs.customPath, certFile),
@@ -148,6 +173,9 @@ export function buildSettings(raw: RawConfig, inputs: SettingsInputs): { setting
     repository: {
       root: resolveFrom(workPath, r.string("repository", "ROOT", join(appDataPath, "repositories"))),
       disableHttpGit: r.bool("repository", "DISABLE_HTTP_GIT", false),
+      defaultBranch: r.string("repository", "DEFAULT_BRANCH", "main"),
+      maxCreationLimit: r.int("repository", "MAX_CREATION_LIMIT", -1, { min: -1 }),
+      allowForkWithoutMaximumLimit: r.bool("repository", "ALLOW_FORK_WITHOUT_MAXIMUM_LIMIT", true),
     },
     security: {
       installLock: r.bool("security", "INSTALL_LOCK", true),

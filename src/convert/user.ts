@@ -44,7 +44,19 @@ export function avatarUrl(settings: Settings, user: Pick<UserRow, "email" | "ava
  */
 export function toAPIUser(settings: Settings, user: UserRow, doer: UserRow | undefined): APIUser {
   const signed = doer !== undefined;
-  const authed = signed && (doer.isAdmin || doer.id === user.id);
+  return userJson(settings, user, signed, signed && (doer.isAdmin || doer.id === user.id));
+}
+
+/**
+ * Gitea's ToUserWithAccessMode, used for repository owners: "signed" means the viewer has some
+ * access to the repository (anonymous readers of a public repository included), and the
+ * account-only fields are never shown.
+ */
+export function toAPIUserWithAccess(settings: Settings, user: UserRow, hasAccess: boolean): APIUser {
+  return userJson(settings, user, hasAccess, false);
+}
+
+function userJson(settings: Settings, user: UserRow, signed: boolean, authed: boolean): APIUser {
   const placeholder = `${user.lowerName}@${settings.service.noReplyAddress}`;
   return {
     id: user.id,

@@ -9,6 +9,8 @@ import { healthz } from "./healthz.ts";
 import { staticResponse, swaggerPage } from "./static.ts";
 import { NotFound } from "../lib/errors.ts";
 import { clientIp } from "./client-ip.ts";
+import { handleGit, type GitRequest } from "./git.ts";
+import { handleHook } from "./internal/hooks.ts";
 
 /**
  * Assembles the whole HTTP surface in one place: the /api/v1 operations (each declared once, in
@@ -36,6 +38,17 @@ export function createApp(env: Env) {
   }
 
   app.get("/api/healthz", () => healthz(env));
+
+  // Git smart HTTP: `/{owner}/{repo}.git/...`, also without `.git`, as Gitea serves it.
+  const git = (action: GitRequest["action"]) => ({ request, params }: { request: Request; params: Record<string, string> }) =>
+    handleGit(env, limiter, request, clientIp(request), { owner: params.owner ?? "", repo: params.repo ?? "", action });
+  app.get("/:owner/:repo/info/refs", git("info/refs"), { parse: "none" } as never);
+  app.post("/:owner/:repo/git-upload-pack", git("git-upload-pack"), { parse: "none" } as never);
+  app.post("/:owner/:repo/git-receive-pack", git("git-receive-pack"), { parse: "none" } as never);
+
+  // Called by the git hooks of a push in progress; not part of the API document.
+  app.post("/api/internal/hook/pre-receive", ({ request }) => handleHook(env, request, "pre-receive"), { parse: "none" } as never);
+  app.post("/api/internal/hook/post-receive", ({ request }) => handleHook(env, request, "post-receive"), { parse: "none" } as never);
   if (env.settings.api.enableSwagger) {
     app.get("/swagger.v1.json", () => {
       openapiJson ??= JSON.stringify(buildOpenAPI(apiOperations, env.settings.server.rootUrl));

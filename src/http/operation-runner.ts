@@ -7,7 +7,7 @@ import { Forbidden, Unauthorized } from "../lib/errors.ts";
 import { readApiBody } from "./body.ts";
 import { paginationHeaders, readPage } from "./pagination.ts";
 import { errorResponse, jsonResponse } from "./respond.ts";
-import { Reply, type AnyOperation, type OpContext } from "./route.ts";
+import { Reply, scopeCategories, type AnyOperation, type OpContext } from "./route.ts";
 import { validate } from "./validate.ts";
 
 export interface RunnerDeps {
@@ -17,12 +17,15 @@ export interface RunnerDeps {
 
 /** Token scope and sign-in checks declared on the operation, in Gitea's order: scope, then sign-in. */
 export function enforceAccess(op: AnyOperation, principal: Principal | undefined): void {
-  const { scope, signIn } = op.access;
-  if (scope !== "public" && principal?.scope) {
+  const { signIn } = op.access;
+  const categories = scopeCategories(op.access);
+  if (categories.length && principal?.scope) {
     const level = levelForMethod(op.method);
-    if (!principal.scope.has(scope, level)) {
+    const tokenScope = principal.scope;
+    if (!categories.every((c) => tokenScope.has(c, level))) {
+      const required = categories.map((c) => `${level}:${c}`).join(" ");
       throw new Forbidden(
-        `token does not have at least one of required scope(s), required=[${level}:${scope}], token scope=${principal.rawScope}`,
+        `token does not have at least one of required scope(s), required=[${required}], token scope=${principal.rawScope}`,
       );
     }
   }

@@ -1,4 +1,4 @@
-import { HearthError, TooManyRequests } from "../lib/errors.ts";
+import { HearthError, Redirect, TooManyRequests } from "../lib/errors.ts";
 import type { Env } from "../services/env.ts";
 import type { Principal } from "../auth/principal.ts";
 
@@ -22,6 +22,9 @@ export function errorResponse(
   headers: Record<string, string> = {},
   principal?: Principal,
 ): Response {
+  if (err instanceof Redirect) {
+    return new Response(null, { status: 307, headers: { ...headers, Location: err.location } });
+  }
   if (err instanceof HearthError) {
     const extra: Record<string, string> =
       err instanceof TooManyRequests ? { "Retry-After": String(err.retryAfterSeconds) } : {};

@@ -8,14 +8,15 @@ export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD";
 
 /**
  * Who may call an operation, declared on every route (a test walks them all):
- * - `scope`: the token scope category the operation needs (read for GET/HEAD, write otherwise, as
- *   Gitea derives it), or `"public"` for operations Gitea leaves without a scope check.
+ * - `scope`: the token scope categories the operation needs, all of them (read for GET/HEAD,
+ *   write otherwise, as Gitea derives it), or `"public"` for operations Gitea leaves without a
+ *   scope check.
  * - `signIn`: `false` lets anonymous callers through, `true` needs a doer, `"admin"` a site admin.
  * Checks that depend on the resource (self-or-admin, basic-auth-only) run in the handler, through
  * http/guards.ts, after the resource is found: that is Gitea's order of errors.
  */
 export interface Access {
-  scope: ScopeCategory | "public";
+  scope: ScopeCategory | ScopeCategory[] | "public";
   signIn: boolean | "admin";
 }
 
@@ -84,3 +85,9 @@ export const reply = {
   created: (body: unknown) => new Reply(201, body),
   noContent: () => new Reply(204),
 };
+
+/** The categories an access declaration needs (none for public operations). */
+export function scopeCategories(access: Access): ScopeCategory[] {
+  if (access.scope === "public") return [];
+  return Array.isArray(access.scope) ? access.scope : [access.scope];
+}

@@ -66,3 +66,10 @@ export class TooManyRequests extends HearthError {
     super(429, message);
   }
 }
+
+/** 307 to where a renamed or transferred resource now lives, as Gitea redirects. */
+export class Redirect extends HearthError {
+  constructor(readonly location: string) {
+    super(307, "moved");
+  }
+}

@@ -2,6 +2,7 @@ import type { Settings } from "../config/settings.ts";
 import type { DB } from "../db/client.ts";
 import type { Logger } from "../lib/log.ts";
 import { SecretBox } from "../crypto/secretbox.ts";
+import { Housekeeper } from "./repo/housekeeping.ts";
 
 /** What every service call runs against: settings, the database and the logger of this process. */
 export interface Env {
@@ -12,10 +13,13 @@ export interface Env {
   twoFactorBox: SecretBox;
   /** When each access token's last use was last written (Unix seconds), to throttle those writes. */
   tokenTouches: Map<number, number>;
+  /** Repacks repositories in the background after pushes. */
+  housekeeper: Housekeeper;
 }
 
 export function createEnv(settings: Settings, db: DB, log: Logger): Env {
   return { settings, db, log, twoFactorBox: new SecretBox(settings.security.secretKey, "two_factor"),
     tokenTouches: new Map(),
+    housekeeper: new Housekeeper(log),
   };
 }

@@ -8,6 +8,7 @@ import { openDatabase } from "../../src/db/client.ts";
 import { createLogger } from "../../src/lib/log.ts";
 import { createEnv, type Env } from "../../src/services/env.ts";
 import { createApp } from "../../src/http/app.ts";
+import { rememberClientIp } from "../../src/http/client-ip.ts";
 import { createUser } from "../../src/services/user/account.ts";
 import { createToken } from "../../src/services/user/tokens.ts";
 import type { UserRow } from "../../src/db/schema/index.ts";
@@ -36,7 +37,7 @@ export interface TestApp {
  * An in-process hearth over a fresh temp directory and database, driven through `app.handle`.
  * `ini` is an app.ini text merged over the test defaults.
  */
-export function makeTestApp(ini = ""): TestApp {
+export function makeTestApp(ini = "", opts: { listen?: boolean } = {}): TestApp & { baseUrl: string } {
   const dir = mkdtempSync(join(tmpdir(), "hearth-test-"));
   const raw = parseIni(
     `[server]\nROOT_URL = ${ROOT_URL}\nAPP_DATA_PATH = ${join(dir, "data")}\n[security]\nSECRET_KEY = test-secret\nINTERNAL_TOKEN = test-internal\n[log]\nLEVEL = none\n${ini}`,
@@ -49,7 +50,27 @@ export function makeTestApp(ini = ""): TestApp {
   const database = openDatabase(settings.database.path);
   const env = createEnv(settings, database.db, createLogger("none"));
   const app = createApp(env);
-  afterAll(() => {
+  let baseUrl = ROOT_URL;
+  let server: ReturnType<typeof Bun.serve> | undefined;
+  if (opts.listen) {
+    // A real socket, for real git clients and for the hooks git runs, which call back over HTTP.
+    server = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      maxRequestBodySize: 1024 * 1024 * 1024,
+      idleTimeout: 0,
+      fetch: (request, srv) => {
+        rememberClientIp(request, srv.requestIP(request)?.address);
+        return app.handle(request);
+      },
+    });
+    baseUrl = `http://127.0.0.1:${server.port}/`;
+    settings.server.rootUrl = baseUrl;
+    settings.server.localRootUrl = baseUrl;
+  }
+  afterAll(async () => {
+    server?.stop(true);
+    await env.housekeeper.stop();
     database.close();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -64,13 +85,14 @@ export function makeTestApp(ini = ""): TestApp {
       body = typeof opts.body === "string" ? opts.body : JSON.stringify(opts.body);
       headers["Content-Type"] ??= "application/json";
     }
-    return app.handle(new Request(new URL(path.replace(/^\//, ""), ROOT_URL).href, { method, headers, body }));
+    return app.handle(new Request(new URL(path.replace(/^\//, ""), baseUrl).href, { method, headers, body }));
   };
 
   return {
     env,
     settings,
     dir,
+    baseUrl,
     request,
     async json(method, path, opts) {
       const res = await request(method, path, opts);

@@ -1,2 +1,3 @@
 export * from "./user.ts";
 export * from "./auth.ts";
+export * from "./repo.ts";

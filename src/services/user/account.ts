@@ -1,6 +1,7 @@
 import type { Env } from "../env.ts";
 import { writeTx, type Tx } from "../../db/client.ts";
 import { deleteAllTokens } from "../../models/token.ts";
+import { deleteAllOwnedRepos, ownsRepos } from "../repo/delete.ts";
 import { UserType, type NewUserRow, type UserRow } from "../../db/schema/index.ts";
 import * as users from "../../models/user.ts";
 import * as emails from "../../models/email.ts";
@@ -180,12 +181,17 @@ function revokeTokensOnPasswordChange(tx: Tx, uid: number) {
 }
 
 /**
- * Deletes an account. Without `purge`, Gitea refuses while the user still owns repositories or
- * belongs to organizations; hearth has neither yet, so both paths delete the user and its rows
- * (emails, tokens, two-factor) through foreign-key cascades in one transaction.
+ * Deletes an account. Without `purge` an account that still owns repositories is refused, as
+ * Gitea refuses it; with `purge` its repositories go first. Emails, tokens, two-factor,
+ * collaborations and stars go with the user row (foreign-key cascades, one transaction).
  */
-export function deleteUser(env: Env, doer: UserRow | undefined, target: UserRow, _purge: boolean): void {
+export function deleteUser(env: Env, doer: UserRow | undefined, target: UserRow, purge: boolean): void {
   if (doer && doer.id === target.id) throw new Invalid("you cannot delete yourself");
+  if (target.isAdmin && target.isActive && users.countAdmins(env.db) <= 1) {
+    throw new Invalid(`can not delete the last admin user [uid: ${target.id}]`);
+  }
+  if (purge) deleteAllOwnedRepos(env, target);
+  else if (ownsRepos(env, target)) throw new Invalid(`user still has ownership of repositories [uid: ${target.id}]`);
   writeTx(env.db, (tx) => {
     if (target.isAdmin && target.isActive && users.countAdmins(tx) <= 1) {
       throw new Invalid(`can not delete the last admin user [uid: ${target.id}]`);

@@ -7,6 +7,24 @@ import { userSettingsOperations } from "./user/settings.ts";
 import { usersOperations } from "./users/users.ts";
 import { tokenOperations } from "./users/tokens.ts";
 import { adminUserOperations } from "./admin/users.ts";
+import { repoOperations } from "./repos/repo.ts";
+import { repoListOperations } from "./repos/list.ts";
+import { branchOperations } from "./repos/branches.ts";
+import { tagOperations } from "./repos/tags.ts";
+import { gitRefOperations } from "./repos/git-refs.ts";
+import { commitOperations } from "./repos/commits.ts";
+import { gitObjectOperations } from "./repos/git-objects.ts";
+import { compareOperations } from "./repos/compare.ts";
+import { contentOperations } from "./repos/contents.ts";
+import { rawOperations } from "./repos/raw.ts";
+import { archiveOperations } from "./repos/archive.ts";
+import { collaboratorOperations } from "./repos/collaborators.ts";
+import { starOperations } from "./repos/stars.ts";
+import { watchOperations } from "./repos/watchers.ts";
+import { topicOperations } from "./repos/topics.ts";
+import { forkOperations } from "./repos/forks.ts";
+import { transferOperations } from "./repos/transfer.ts";
+import { templateOperations } from "./misc/templates.ts";
 
 /** Every /api/v1 operation hearth serves; the OpenAPI document and the route table both come from here. */
 export const apiOperations: readonly AnyOperation[] = [
@@ -18,4 +36,22 @@ export const apiOperations: readonly AnyOperation[] = [
   ...usersOperations,
   ...tokenOperations,
   ...adminUserOperations,
+  ...repoOperations,
+  ...repoListOperations,
+  ...branchOperations,
+  ...tagOperations,
+  ...gitRefOperations,
+  ...commitOperations,
+  ...gitObjectOperations,
+  ...compareOperations,
+  ...contentOperations,
+  ...rawOperations,
+  ...archiveOperations,
+  ...collaboratorOperations,
+  ...starOperations,
+  ...watchOperations,
+  ...topicOperations,
+  ...forkOperations,
+  ...transferOperations,
+  ...templateOperations,
 ];

@@ -1,0 +1,119 @@
+import type { Settings } from "../config/settings.ts";
+import type { RepoRow, UserRow } from "../db/schema/index.ts";
+import type { RepoPermission } from "../services/repo/access.ts";
+import { toRFC3339 } from "../lib/time.ts";
+import { toAPIUserWithAccess, type APIUser } from "./user.ts";
+
+export interface RepoView {
+  repo: RepoRow;
+  owner: UserRow;
+  perm: RepoPermission;
+  topics: string[];
+  /** The fork's parent, already converted (Gitea nests it one level). */
+  parent?: object;
+}
+
+const GO_ZERO_TIME = "0001-01-01T00:00:00Z";
+
+export function repoLinks(settings: Settings, ownerName: string, name: string) {
+  const root = settings.server.rootUrl;
+  const path = `${encodeURIComponent(ownerName)}/${encodeURIComponent(name)}`;
+  return {
+    html_url: `${root}${path}`,
+    clone_url: `${root}${path}.git`,
+    url: `${root}api/v1/repos/${path}`,
+    languages_url: `${root}api/v1/repos/${path}/languages`,
+  };
+}
+
+/** Gitea's convert.ToRepo: one shape for every endpoint that returns a Repository. */
+export function toAPIRepo(settings: Settings, view: RepoView) {
+  const { repo, owner, perm } = view;
+  const links = repoLinks(settings, owner.name, repo.name);
+  const hasExternalTracker = repo.hasIssues && repo.externalTrackerUrl !== "";
+  const hasExternalWiki = repo.hasWiki && repo.externalWikiUrl !== "";
+  const ownerJson: APIUser = toAPIUserWithAccess(settings, owner, perm.hasAccess());
+  return {
+    id: repo.id,
+    owner: ownerJson,
+    name: repo.name,
+    full_name: `${owner.name}/${repo.name}`,
+    description: repo.description,
+    empty: repo.isEmpty,
+    private: repo.isPrivate,
+    fork: repo.isFork,
+    template: repo.isTemplate,
+    ...(view.parent ? { parent: view.parent } : {}),
+    mirror: false,
+    size: Math.ceil(repo.size / 1024),
+    language: "",
+    languages_url: links.languages_url,
+    html_url: links.html_url,
+    url: links.url,
+    link: "",
+    ssh_url: "",
+    clone_url: links.clone_url,
+    original_url: repo.originalUrl,
+    website: repo.website,
+    stars_count: repo.numStars,
+    forks_count: repo.numForks,
+    watchers_count: repo.numWatches,
+    open_issues_count: repo.numIssues - repo.numClosedIssues,
+    open_pr_counter: repo.numPulls - repo.numClosedPulls,
+    release_counter: repo.numReleases,
+    default_branch: repo.defaultBranch,
+    archived: repo.isArchived,
+    created_at: toRFC3339(repo.createdUnix),
+    updated_at: toRFC3339(repo.updatedUnix),
+    archived_at: toRFC3339(repo.archivedUnix),
+    permissions: { admin: perm.isAdmin(), push: perm.canWrite("code"), pull: perm.canRead("code") },
+    has_code: repo.hasCode,
+    has_issues: repo.hasIssues,
+    ...(repo.hasIssues && !hasExternalTracker
+      ? {
+          internal_tracker: {
+            enable_time_tracker: repo.enableTimeTracker,
+            allow_only_contributors_to_track_time: repo.allowOnlyContributorsToTrackTime,
+            enable_issue_dependencies: repo.enableIssueDependencies,
+          },
+        }
+      : {}),
+    ...(hasExternalTracker
+      ? {
+          external_tracker: {
+            external_tracker_url: repo.externalTrackerUrl,
+            external_tracker_format: repo.externalTrackerFormat,
+            external_tracker_style: repo.externalTrackerStyle,
+            external_tracker_regexp_pattern: repo.externalTrackerRegexpPattern,
+          },
+        }
+      : {}),
+    has_wiki: repo.hasWiki,
+    ...(hasExternalWiki ? { external_wiki: { external_wiki_url: repo.externalWikiUrl } } : {}),
+    has_pull_requests: repo.hasPullRequests,
+    has_projects: repo.hasProjects,
+    projects_mode: repo.projectsMode,
+    has_releases: repo.hasReleases,
+    has_packages: repo.hasPackages,
+    has_actions: repo.hasActions,
+    ignore_whitespace_conflicts: repo.ignoreWhitespaceConflicts,
+    allow_merge_commits: repo.allowMergeCommits,
+    allow_rebase: repo.allowRebase,
+    allow_rebase_explicit: repo.allowRebaseExplicit,
+    allow_squash_merge: repo.allowSquashMerge,
+    allow_fast_forward_only_merge: repo.allowFastForwardOnlyMerge,
+    allow_rebase_update: repo.allowRebaseUpdate,
+    allow_manual_merge: repo.allowManualMerge,
+    autodetect_manual_merge: repo.autodetectManualMerge,
+    default_delete_branch_after_merge: repo.defaultDeleteBranchAfterMerge,
+    default_merge_style: repo.defaultMergeStyle,
+    default_allow_maintainer_edit: repo.defaultAllowMaintainerEdit,
+    avatar_url: "",
+    internal: false,
+    mirror_interval: "",
+    object_format_name: repo.objectFormat,
+    mirror_updated: GO_ZERO_TIME,
+    topics: view.topics,
+    licenses: [] as string[],
+  };
+}

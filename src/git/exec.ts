@@ -1,0 +1,71 @@
+/**
+ * Runs the system `git` with an argument array (never a shell string) and a controlled
+ * environment: no terminal prompts, no user or system config leaking in, C locale for parsable
+ * messages. Every spawn of git in hearth goes through here or through transport.ts.
+ */
+export interface GitOptions {
+  /** The repository (bare) to run in: passed as `--git-dir`. */
+  gitDir?: string;
+  cwd?: string;
+  input?: string | Uint8Array;
+  env?: Record<string, string>;
+  timeoutMs?: number;
+}
+
+export interface GitResult {
+  code: number;
+  stdout: Buffer;
+  stderr: string;
+}
+
+export class GitError extends Error {
+  constructor(
+    readonly args: string[],
+    readonly code: number,
+    readonly stderr: string,
+  ) {
+    super(`git ${args[0]} failed (${code}): ${stderr.trim().split("\n").slice(-3).join(" / ")}`);
+    this.name = "GitError";
+  }
+}
+
+export function gitEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const base: Record<string, string> = {
+    PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
+    HOME: process.env.HOME ?? "/",
+    LC_ALL: "C",
+    GIT_TERMINAL_PROMPT: "0",
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_GLOBAL: "/dev/null",
+    GIT_NO_REPLACE_OBJECTS: "1",
+  };
+  return { ...base, ...extra };
+}
+
+export function gitArgs(opts: GitOptions, args: string[]): string[] {
+  return opts.gitDir ? ["git", `--git-dir=${opts.gitDir}`, ...args] : ["git", ...args];
+}
+
+export async function runGit(args: string[], opts: GitOptions = {}): Promise<GitResult> {
+  const proc = Bun.spawn(gitArgs(opts, args), {
+    cwd: opts.cwd,
+    env: gitEnv(opts.env),
+    stdin: opts.input === undefined ? "ignore" : new Blob([opts.input]),
+    stdout: "pipe",
+    stderr: "pipe",
+    timeout: opts.timeoutMs ?? 120_000,
+  });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).arrayBuffer(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
+  return { code, stdout: Buffer.from(stdout), stderr };
+}
+
+/** Runs git and returns stdout as text; a non-zero exit throws GitError. */
+export async function git(args: string[], opts: GitOptions = {}): Promise<string> {
+  const r = await runGit(args, opts);
+  if (r.code !== 0) throw new GitError(args, r.code, r.stderr);
+  return r.stdout.toString("utf8");
+}

@@ -1,0 +1,49 @@
+import type { Principal } from "../../../../auth/principal.ts";
+import type { Env } from "../../../../services/env.ts";
+import { RepoMoved, resolveRepo, resolveRepoById, repoTopics, type RepoContext } from "../../../../services/repo/lookup.ts";
+import { Forbidden, Redirect } from "../../../../lib/errors.ts";
+import { toAPIRepo } from "../../../../convert/repo.ts";
+
+/**
+ * The repository named by `{owner}/{repo}` in the path, as the doer may see it: 404 when it
+ * does not exist or is not visible, 307 to its new name when it was renamed or transferred,
+ * 403 for a public-only token on a private repository.
+ */
+export function repoFromPath(
+  env: Env,
+  principal: Principal | undefined,
+  url: URL,
+  params: { owner: string; repo: string },
+): RepoContext {
+  let rc: RepoContext;
+  try {
+    rc = resolveRepo(env, principal?.user, params.owner, params.repo);
+  } catch (err) {
+    if (err instanceof RepoMoved) {
+      const target = resolveRepoById(env, principal?.user, err.repoId);
+      const prefix = `/api/v1/repos/${encodeURIComponent(params.owner)}/${encodeURIComponent(params.repo)}`;
+      const rest = url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) : "";
+      const location = `/api/v1/repos/${encodeURIComponent(target.owner.name)}/${encodeURIComponent(target.repo.name)}${rest}${url.search}`;
+      throw new Redirect(location);
+    }
+    throw err;
+  }
+  if (principal?.scope?.publicOnly && rc.repo.isPrivate) throw new Forbidden("token scope is limited to public repos");
+  return rc;
+}
+
+/** Repository JSON with topics and, for a fork, its parent (when the doer may see it). */
+export function repoJson(env: Env, rc: RepoContext, principal: Principal | undefined) {
+  const doer = principal?.user;
+  let parent: object | undefined;
+  if (rc.repo.isFork && rc.repo.forkId) {
+    try {
+      const p = resolveRepoById(env, doer, rc.repo.forkId);
+      // Gitea renders the parent with the child's permission (a known quirk kept for compatibility).
+      parent = toAPIRepo(env.settings, { ...p, perm: rc.perm, topics: repoTopics(env, p.repo.id) });
+    } catch {
+      parent = undefined;
+    }
+  }
+  return toAPIRepo(env.settings, { ...rc, topics: repoTopics(env, rc.repo.id), parent });
+}

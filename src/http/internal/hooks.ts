@@ -1,0 +1,48 @@
+import * as v from "valibot";
+import type { Env } from "../../services/env.ts";
+import { constantTimeEqual } from "../../crypto/token.ts";
+import { checkPush, processPush } from "../../services/repo/push.ts";
+import { jsonResponse } from "../respond.ts";
+import { validate } from "../validate.ts";
+import { HearthError } from "../../lib/errors.ts";
+
+const HookBody = v.object({
+  repo_id: v.pipe(v.number(), v.integer()),
+  pusher_id: v.pipe(v.number(), v.integer()),
+  updates: v.pipe(
+    v.array(
+      v.object({
+        old: v.pipe(v.string(), v.regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/)),
+        new: v.pipe(v.string(), v.regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/)),
+        ref: v.pipe(v.string(), v.minLength(1), v.maxLength(4096)),
+      }),
+    ),
+    v.maxLength(100_000),
+  ),
+});
+
+/**
+ * The routes `hearth hook pre-receive|post-receive` call during a push. They are not part of the
+ * API: only a caller holding `[security] INTERNAL_TOKEN` (the hooks, given it by the server that
+ * spawned git) gets in.
+ */
+export async function handleHook(env: Env, request: Request, name: "pre-receive" | "post-receive"): Promise<Response> {
+  const auth = request.headers.get("authorization") ?? "";
+  const token = auth.startsWith("Bearer ") ? auth.slice(7) : "";
+  if (!token || !constantTimeEqual(token, env.settings.security.internalToken)) {
+    return jsonResponse(403, { err: "invalid internal token" });
+  }
+  try {
+    const body = validate(HookBody, await request.json().catch(() => undefined));
+    if (name === "pre-receive") {
+      const refusal = checkPush(env, body.repo_id, body.pusher_id, body.updates);
+      return refusal ? jsonResponse(403, { err: refusal }) : jsonResponse(200, { ok: true });
+    }
+    const messages = await processPush(env, body.repo_id, body.pusher_id, body.updates);
+    return jsonResponse(200, { ok: true, messages });
+  } catch (err) {
+    if (err instanceof HearthError) return jsonResponse(err.status, { err: err.message });
+    env.log.error("hook failed", { hook: name, error: (err as Error).stack ?? String(err) });
+    return jsonResponse(500, { err: "internal error" });
+  }
+}

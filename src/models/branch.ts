@@ -1,0 +1,68 @@
+import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
+import type { Tx } from "../db/client.ts";
+import { prepared } from "../db/prepared.ts";
+import { branches, type BranchRow } from "../db/schema/index.ts";
+
+export interface BranchRecord {
+  name: string;
+  commitId: string;
+  commitMessage: string;
+  commitUnix: number;
+  pusherId: number;
+}
+
+export function countBranches(tx: Tx, repoId: number): number {
+  return prepared(tx, "branch.count", (t) =>
+    t.select({ n: count() }).from(branches).where(eq(branches.repoId, sql.placeholder("repoId"))).prepare(),
+  ).get({ repoId })!.n;
+}
+
+export function getBranch(tx: Tx, repoId: number, name: string): BranchRow | undefined {
+  return tx
+    .select()
+    .from(branches)
+    .where(and(eq(branches.repoId, repoId), eq(branches.name, name)))
+    .get();
+}
+
+export function listBranches(tx: Tx, repoId: number, offset: number, limit: number): { rows: BranchRow[]; total: number } {
+  const rows = tx
+    .select()
+    .from(branches)
+    .where(eq(branches.repoId, repoId))
+    .orderBy(asc(branches.name))
+    .limit(limit)
+    .offset(offset)
+    .all();
+  return { rows, total: countBranches(tx, repoId) };
+}
+
+/** Inserts or updates one branch row (the common push case). */
+export function upsertBranch(tx: Tx, repoId: number, b: BranchRecord, unix: number): void {
+  tx.insert(branches)
+    .values({ repoId, ...b, createdUnix: unix, updatedUnix: unix })
+    .onConflictDoUpdate({
+      target: [branches.repoId, branches.name],
+      set: {
+        commitId: b.commitId,
+        commitMessage: b.commitMessage,
+        commitUnix: b.commitUnix,
+        pusherId: b.pusherId,
+        updatedUnix: unix,
+      },
+    })
+    .run();
+}
+
+export function deleteBranches(tx: Tx, repoId: number, names: string[]): void {
+  if (names.length === 0) return;
+  tx.delete(branches)
+    .where(and(eq(branches.repoId, repoId), inArray(branches.name, names)))
+    .run();
+}
+
+/** Makes the table match `heads` exactly: the full synchronisation after a first push. */
+export function replaceBranches(tx: Tx, repoId: number, heads: BranchRecord[], unix: number): void {
+  tx.delete(branches).where(eq(branches.repoId, repoId)).run();
+  for (const b of heads) upsertBranch(tx, repoId, b, unix);
+}

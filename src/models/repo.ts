@@ -1,0 +1,215 @@
+import { and, asc, count, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
+import type { Tx } from "../db/client.ts";
+import { prepared } from "../db/prepared.ts";
+import {
+  collaborations,
+  repositories,
+  repoRedirects,
+  repoTopics,
+  users,
+  type NewRepoRow,
+  type RepoRow,
+} from "../db/schema/index.ts";
+
+export function getRepoById(tx: Tx, id: number): RepoRow | undefined {
+  return prepared(tx, "repo.byId", (t) =>
+    t.select().from(repositories).where(eq(repositories.id, sql.placeholder("id"))).prepare(),
+  ).get({ id });
+}
+
+export function getRepoByOwner(tx: Tx, ownerId: number, name: string): RepoRow | undefined {
+  return prepared(tx, "repo.byOwnerName", (t) =>
+    t
+      .select()
+      .from(repositories)
+      .where(and(eq(repositories.ownerId, sql.placeholder("ownerId")), eq(repositories.lowerName, sql.placeholder("lowerName"))))
+      .prepare(),
+  ).get({ ownerId, lowerName: name.toLowerCase() });
+}
+
+export function getRedirect(tx: Tx, ownerId: number, name: string): number | undefined {
+  return tx
+    .select({ id: repoRedirects.redirectRepoId })
+    .from(repoRedirects)
+    .where(and(eq(repoRedirects.ownerId, ownerId), eq(repoRedirects.lowerName, name.toLowerCase())))
+    .get()?.id;
+}
+
+/** Records that `ownerId/name` now means `repoId`, replacing an older redirect of that name. */
+export function putRedirect(tx: Tx, ownerId: number, name: string, repoId: number): void {
+  tx.delete(repoRedirects)
+    .where(and(eq(repoRedirects.ownerId, ownerId), eq(repoRedirects.lowerName, name.toLowerCase())))
+    .run();
+  tx.insert(repoRedirects).values({ ownerId, lowerName: name.toLowerCase(), redirectRepoId: repoId }).run();
+}
+
+/** A redirect must never shadow a real repository of that name. */
+export function dropRedirect(tx: Tx, ownerId: number, name: string): void {
+  tx.delete(repoRedirects)
+    .where(and(eq(repoRedirects.ownerId, ownerId), eq(repoRedirects.lowerName, name.toLowerCase())))
+    .run();
+}
+
+export function insertRepo(tx: Tx, row: NewRepoRow): RepoRow {
+  return tx.insert(repositories).values(row).returning().get();
+}
+
+export function updateRepo(tx: Tx, id: number, patch: Partial<NewRepoRow>): RepoRow | undefined {
+  return tx.update(repositories).set(patch).where(eq(repositories.id, id)).returning().get();
+}
+
+export function deleteRepoRow(tx: Tx, id: number): void {
+  tx.delete(repositories).where(eq(repositories.id, id)).run();
+}
+
+export function countOwnedRepos(tx: Tx, ownerId: number): number {
+  return tx.select({ n: count() }).from(repositories).where(eq(repositories.ownerId, ownerId)).get()!.n;
+}
+
+export function listOwnedRepoIds(tx: Tx, ownerId: number): RepoRow[] {
+  return tx.select().from(repositories).where(eq(repositories.ownerId, ownerId)).all();
+}
+
+export function incrementForks(tx: Tx, repoId: number, by: number): void {
+  tx.update(repositories)
+    .set({ numForks: sql`${repositories.numForks} + ${by}` })
+    .where(eq(repositories.id, repoId))
+    .run();
+}
+
+export type RepoSort = "alpha" | "created" | "updated" | "size" | "id" | "stars" | "forks";
+
+export interface RepoListFilter {
+  ownerId?: number;
+  /** Who is looking; undefined is anonymous. Site admins see everything (`seeAll`). */
+  viewerId?: number;
+  seeAll?: boolean;
+  /** Owner visibilities whose public repositories the viewer may see. */
+  visibleOwnerVisibilities: number[];
+  /** Only repositories the viewer owns or collaborates on. */
+  onlyAccessible?: boolean;
+  keyword?: string;
+  includeDescription?: boolean;
+  topic?: boolean;
+  isPrivate?: boolean;
+  archived?: boolean;
+  template?: boolean;
+  fork?: boolean;
+  forkOf?: number;
+  ids?: number[];
+  sort: RepoSort;
+  descending: boolean;
+  offset: number;
+  limit: number;
+}
+
+function likePattern(keyword: string): string {
+  return `%${keyword.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+function visibilityCondition(f: RepoListFilter): SQL | undefined {
+  const mine =
+    f.viewerId !== undefined
+      ? or(
+          eq(repositories.ownerId, f.viewerId),
+          inArray(
+            repositories.id,
+            sql`(SELECT ${collaborations.repoId} FROM ${collaborations} WHERE ${collaborations.userId} = ${f.viewerId})`,
+          ),
+        )
+      : undefined;
+  if (f.onlyAccessible) return mine ?? sql`0`;
+  if (f.seeAll) return undefined;
+  const publicRepos = and(
+    eq(repositories.isPrivate, false),
+    inArray(
+      repositories.ownerId,
+      sql`(SELECT ${users.id} FROM ${users} WHERE ${inArray(users.visibility, f.visibleOwnerVisibilities)})`,
+    ),
+  );
+  return mine ? or(publicRepos, mine) : publicRepos;
+}
+
+export function listRepos(tx: Tx, f: RepoListFilter): { rows: RepoRow[]; total: number } {
+  const conds: (SQL | undefined)[] = [visibilityCondition(f)];
+  if (f.ownerId !== undefined) conds.push(eq(repositories.ownerId, f.ownerId));
+  if (f.ids) conds.push(inArray(repositories.id, f.ids));
+  if (f.isPrivate !== undefined) conds.push(eq(repositories.isPrivate, f.isPrivate));
+  if (f.archived !== undefined) conds.push(eq(repositories.isArchived, f.archived));
+  if (f.template !== undefined) conds.push(eq(repositories.isTemplate, f.template));
+  if (f.fork !== undefined) conds.push(eq(repositories.isFork, f.fork));
+  if (f.forkOf !== undefined) conds.push(eq(repositories.forkId, f.forkOf));
+  if (f.keyword) {
+    if (f.topic) {
+      conds.push(
+        inArray(
+          repositories.id,
+          sql`(SELECT ${repoTopics.repoId} FROM ${repoTopics} WHERE ${repoTopics.name} = ${f.keyword.toLowerCase()})`,
+        ),
+      );
+    } else {
+      const p = likePattern(f.keyword);
+      const byName = sql`${repositories.lowerName} LIKE ${p} ESCAPE '\\'`;
+      const byTopic = inArray(
+        repositories.id,
+        sql`(SELECT ${repoTopics.repoId} FROM ${repoTopics} WHERE ${repoTopics.name} LIKE ${p} ESCAPE '\\')`,
+      );
+      const parts = [byName, byTopic];
+      if (f.includeDescription) parts.push(sql`lower(${repositories.description}) LIKE ${p} ESCAPE '\\'`);
+      conds.push(or(...parts));
+    }
+  }
+  const where = and(...conds.filter((c): c is SQL => c !== undefined));
+  const column = {
+    alpha: repositories.lowerName,
+    created: repositories.createdUnix,
+    updated: repositories.updatedUnix,
+    size: repositories.size,
+    id: repositories.id,
+    stars: repositories.numStars,
+    forks: repositories.numForks,
+  }[f.sort];
+  const order = f.descending ? [desc(column), desc(repositories.id)] : [asc(column), asc(repositories.id)];
+  const rows = tx
+    .select()
+    .from(repositories)
+    .where(where)
+    .orderBy(...order)
+    .limit(f.limit)
+    .offset(f.offset)
+    .all();
+  const total = tx.select({ n: count() }).from(repositories).where(where).get()!.n;
+  return { rows, total };
+}
+
+export function listTopics(tx: Tx, repoId: number): string[] {
+  return tx
+    .select({ name: repoTopics.name })
+    .from(repoTopics)
+    .where(eq(repoTopics.repoId, repoId))
+    .orderBy(asc(repoTopics.name))
+    .all()
+    .map((r) => r.name);
+}
+
+export function topicsOf(tx: Tx, repoIds: number[]): Map<number, string[]> {
+  const out = new Map<number, string[]>();
+  if (repoIds.length === 0) return out;
+  const rows = tx
+    .select()
+    .from(repoTopics)
+    .where(inArray(repoTopics.repoId, repoIds))
+    .orderBy(asc(repoTopics.name))
+    .all();
+  for (const r of rows) {
+    const list = out.get(r.repoId) ?? [];
+    list.push(r.name);
+    out.set(r.repoId, list);
+  }
+  return out;
+}
+
+export function replaceTopics(tx: Tx, repoId: number, names: string[]): void {
+  tx.delete(repoTopics).where(eq(repoTopics.repoId, repoId)).run();
+  if (names.length) tx.insert(repoTopics).values(names.map((name) => ({ repoId, name }))).run();
+}

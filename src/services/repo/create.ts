@@ -1,0 +1,128 @@
+import type { Env } from "../env.ts";
+import { writeTx } from "../../db/client.ts";
+import type { RepoRow, UserRow } from "../../db/schema/index.ts";
+import * as repos from "../../models/repo.ts";
+import * as branchModel from "../../models/branch.ts";
+import { Conflict, Forbidden, Invalid } from "../../lib/errors.ts";
+import { nowUnix } from "../../lib/time.ts";
+import { initBareRepo, removeRepo } from "../../git/repo-init.ts";
+import { commitFiles, isValidBranchName } from "../../git/commit-files.ts";
+import { readBranchHead } from "../../git/refs.ts";
+import { repoNameProblem } from "./names.ts";
+import { gitDirOf } from "./lookup.ts";
+import { selfCommand } from "./hook-command.ts";
+import { initialFiles } from "./templates/index.ts";
+
+export interface CreateRepoInput {
+  owner: UserRow;
+  doer: UserRow;
+  name: string;
+  description?: string;
+  isPrivate?: boolean;
+  isTemplate?: boolean;
+  autoInit?: boolean;
+  gitignores?: string;
+  license?: string;
+  readme?: string;
+  defaultBranch?: string;
+  objectFormat?: string;
+  trustModel?: string;
+}
+
+/** Gitea's CanCreateRepo: the owner's own limit, else `[repository] MAX_CREATION_LIMIT`; admins are not limited. */
+export function repoLimit(env: Env, owner: UserRow): number {
+  if (owner.isAdmin) return -1;
+  return owner.maxRepoCreation >= 0 ? owner.maxRepoCreation : env.settings.repository.maxCreationLimit;
+}
+
+export function checkCreationLimit(env: Env, owner: UserRow): void {
+  const limit = repoLimit(env, owner);
+  if (limit >= 0 && repos.countOwnedRepos(env.db, owner.id) >= limit) {
+    throw new Forbidden(`user has reached maximum limit of repositories [limit: ${limit}]`);
+  }
+}
+
+const TRUST_MODELS = ["default", "collaborator", "committer", "collaboratorcommitter"];
+
+/**
+ * Creates a repository: the row and the bare git repository on disk, or neither. With auto_init
+ * the first commit (README, .gitignore, LICENSE) is made on the default branch.
+ */
+export async function createRepo(env: Env, input: CreateRepoInput): Promise<RepoRow> {
+  const problem = repoNameProblem(input.name);
+  if (problem) throw new Invalid(problem);
+  const defaultBranch = input.defaultBranch || env.settings.repository.defaultBranch;
+  if (!(await isValidBranchName(defaultBranch))) throw new Invalid(`invalid default branch name: ${defaultBranch}`);
+  const objectFormat = input.objectFormat || "sha1";
+  if (objectFormat !== "sha1" && objectFormat !== "sha256") {
+    throw new Invalid(`invalid object format name: ${objectFormat}`);
+  }
+  const trustModel = input.trustModel || "default";
+  if (!TRUST_MODELS.includes(trustModel)) throw new Invalid(`invalid trust model: ${trustModel}`);
+  const files = input.autoInit
+    ? await initialFiles({
+        name: input.name,
+        description: input.description ?? "",
+        owner: input.owner,
+        readme: input.readme || "Default",
+        gitignores: input.gitignores ?? "",
+        license: input.license ?? "",
+      })
+    : [];
+  checkCreationLimit(env, input.owner);
+
+  const now = nowUnix();
+  const repo = writeTx(env.db, (tx) => {
+    if (repos.getRepoByOwner(tx, input.owner.id, input.name)) {
+      throw new Conflict("The repository with the same name already exists.");
+    }
+    repos.dropRedirect(tx, input.owner.id, input.name);
+    return repos.insertRepo(tx, {
+      ownerId: input.owner.id,
+      ownerName: input.owner.name,
+      name: input.name,
+      lowerName: input.name.toLowerCase(),
+      description: input.description ?? "",
+      defaultBranch,
+      objectFormat,
+      trustModel,
+      isPrivate: input.isPrivate ?? false,
+      isTemplate: input.isTemplate ?? false,
+      isEmpty: true,
+      createdUnix: now,
+      updatedUnix: now,
+    });
+  });
+
+  const path = gitDirOf(env, input.owner, repo);
+  try {
+    await initBareRepo(path, { defaultBranch, objectFormat, hookCommand: selfCommand() });
+    if (files.length === 0) return repo;
+    const signature = { name: input.doer.fullName || input.doer.name, email: input.doer.email, unix: now };
+    await commitFiles(path, {
+      branch: defaultBranch,
+      parent: undefined,
+      writes: files,
+      deletes: [],
+      message: "Initial commit\n",
+      author: signature,
+      committer: signature,
+    });
+    const head = await readBranchHead(path, defaultBranch);
+    return writeTx(env.db, (tx) => {
+      if (head) {
+        branchModel.upsertBranch(
+          tx,
+          repo.id,
+          { name: head.name, commitId: head.commitId, commitMessage: head.subject, commitUnix: head.commitUnix, pusherId: input.doer.id },
+          now,
+        );
+      }
+      return repos.updateRepo(tx, repo.id, { isEmpty: false })!;
+    });
+  } catch (err) {
+    removeRepo(path);
+    writeTx(env.db, (tx) => repos.deleteRepoRow(tx, repo.id));
+    throw err;
+  }
+}

@@ -1,0 +1,37 @@
+import { existsSync, renameSync } from "node:fs";
+import type { Env } from "../env.ts";
+import { writeTx } from "../../db/client.ts";
+import type { RepoRow, UserRow } from "../../db/schema/index.ts";
+import * as repos from "../../models/repo.ts";
+import { removeRepo } from "../../git/repo-init.ts";
+import { gitDirOf } from "./lookup.ts";
+
+/**
+ * Deletes a repository and everything hanging off it. The git directory is first moved aside, so a
+ * failed database delete can put it back; once the row is gone the directory is removed.
+ */
+export function deleteRepo(env: Env, owner: UserRow, repo: RepoRow): void {
+  const path = gitDirOf(env, owner, repo);
+  const trash = `${path}.deleting-${process.pid}-${Date.now()}`;
+  const moved = existsSync(path);
+  if (moved) renameSync(path, trash);
+  try {
+    writeTx(env.db, (tx) => {
+      if (repo.isFork && repo.forkId) repos.incrementForks(tx, repo.forkId, -1);
+      repos.deleteRepoRow(tx, repo.id);
+    });
+  } catch (err) {
+    if (moved) renameSync(trash, path);
+    throw err;
+  }
+  if (moved) removeRepo(trash);
+}
+
+/** Every repository an account owns, for deleting the account with purge. */
+export function deleteAllOwnedRepos(env: Env, owner: UserRow): void {
+  for (const repo of repos.listOwnedRepoIds(env.db, owner.id)) deleteRepo(env, owner, repo);
+}
+
+export function ownsRepos(env: Env, owner: UserRow): boolean {
+  return repos.countOwnedRepos(env.db, owner.id) > 0;
+}

@@ -1,0 +1,59 @@
+import type { Env } from "../env.ts";
+import type { UserRow } from "../../db/schema/index.ts";
+import * as users from "../../models/user.ts";
+import * as repos from "../../models/repo.ts";
+import { repoPermission } from "./access.ts";
+import { gitDirOf, type RepoContext } from "./lookup.ts";
+
+export type GitAccessResult =
+  | { kind: "ok"; rc: RepoContext; gitDir: string }
+  | { kind: "redirect"; owner: string; name: string }
+  /** Credentials would help: answer 401 with a Basic challenge. */
+  | { kind: "challenge" }
+  | { kind: "denied"; status: 403 | 404; message: string };
+
+/**
+ * Gitea's smart-HTTP access decision, in its order: a renamed repository redirects before
+ * anything else; anonymous callers may only read public repositories of public owners; a caller
+ * without access gets 404 ("Repository not found"), so private names never leak; pushing needs
+ * write access and a repository that is not archived.
+ */
+export function decideGitAccess(
+  env: Env,
+  doer: UserRow | undefined,
+  ownerName: string,
+  repoName: string,
+  write: boolean,
+): GitAccessResult {
+  const notFound = { kind: "denied", status: 404, message: "Repository not found" } as const;
+  const owner = users.getUserByName(env.db, ownerName);
+  if (!owner) return doer ? notFound : { kind: "challenge" };
+  if (!owner.isActive) {
+    return { kind: "denied", status: 403, message: "Repository cannot be accessed. You cannot push or open issues/pull-requests." };
+  }
+  const repo = repos.getRepoByOwner(env.db, owner.id, repoName);
+  if (!repo) {
+    const moved = repos.getRedirect(env.db, owner.id, repoName);
+    const target = moved !== undefined ? repos.getRepoById(env.db, moved) : undefined;
+    const targetOwner = target && users.getUserById(env.db, target.ownerId);
+    if (target && targetOwner) return { kind: "redirect", owner: targetOwner.name, name: target.name };
+    return doer ? notFound : { kind: "challenge" };
+  }
+  if (write && repo.isArchived) {
+    return {
+      kind: "denied",
+      status: 403,
+      message: "This repo is archived. You can view files and clone it, but cannot push or open issues/pull-requests.",
+    };
+  }
+  const perm = repoPermission(env, doer, repo, owner);
+  const allowed = write ? perm.canWrite("code") : perm.canRead("code");
+  if (!allowed) {
+    if (!doer) return { kind: "challenge" };
+    if (write && perm.canRead("code")) {
+      return { kind: "denied", status: 403, message: "User permission denied for writing." };
+    }
+    return notFound;
+  }
+  return { kind: "ok", rc: { repo, owner, perm }, gitDir: gitDirOf(env, owner, repo) };
+}

@@ -1,0 +1,82 @@
+import type { Env } from "../env.ts";
+import { Visibility, type RepoRow, type UserRow } from "../../db/schema/index.ts";
+import * as repos from "../../models/repo.ts";
+import * as users from "../../models/user.ts";
+import { repoPermission } from "./access.ts";
+import type { RepoContext } from "./lookup.ts";
+
+export interface Paging {
+  offset: number;
+  limit: number;
+}
+
+/** Owner visibilities whose public repositories `viewer` may see. */
+function visibleOwnerKinds(viewer: UserRow | undefined): number[] {
+  if (!viewer) return [Visibility.Public];
+  if (viewer.isRestricted) return [];
+  return [Visibility.Public, Visibility.Limited];
+}
+
+/** Adds owner and permission to each row; rows whose owner vanished are dropped. */
+export function withContext(env: Env, viewer: UserRow | undefined, rows: RepoRow[]): RepoContext[] {
+  const owners = new Map(users.getUsersByIds(env.db, [...new Set(rows.map((r) => r.ownerId))]).map((u) => [u.id, u]));
+  const out: RepoContext[] = [];
+  for (const repo of rows) {
+    const owner = owners.get(repo.ownerId);
+    if (owner) out.push({ repo, owner, perm: repoPermission(env, viewer, repo, owner) });
+  }
+  return out;
+}
+
+/** GET /user/repos: what the doer owns or collaborates on. */
+export function listAccessibleRepos(env: Env, doer: UserRow, page: Paging) {
+  return repos.listRepos(env.db, {
+    viewerId: doer.id,
+    onlyAccessible: true,
+    visibleOwnerVisibilities: visibleOwnerKinds(doer),
+    sort: "id",
+    descending: false,
+    ...page,
+  });
+}
+
+/** GET /users/{u}/repos: the repositories `owner` owns that `viewer` may see. */
+export function listOwnerRepos(env: Env, viewer: UserRow | undefined, owner: UserRow, page: Paging) {
+  return repos.listRepos(env.db, {
+    ownerId: owner.id,
+    viewerId: viewer?.id,
+    seeAll: viewer?.isAdmin ?? false,
+    visibleOwnerVisibilities: visibleOwnerKinds(viewer),
+    sort: "id",
+    descending: false,
+    ...page,
+  });
+}
+
+export interface SearchInput extends Paging {
+  keyword?: string;
+  topic?: boolean;
+  includeDescription?: boolean;
+  ownerId?: number;
+  /** Only repositories the viewer owns or collaborates on (Gitea's `exclusive` with uid, or `private` narrowing). */
+  onlyAccessible?: boolean;
+  isPrivate?: boolean;
+  archived?: boolean;
+  template?: boolean;
+  fork?: boolean;
+  sort: repos.RepoSort;
+  descending: boolean;
+  /** A public-only token sees only public repositories. */
+  publicOnly?: boolean;
+}
+
+export function searchRepos(env: Env, viewer: UserRow | undefined, input: SearchInput) {
+  const anonymousView = input.publicOnly ? undefined : viewer;
+  return repos.listRepos(env.db, {
+    viewerId: anonymousView?.id,
+    seeAll: anonymousView?.isAdmin ?? false,
+    visibleOwnerVisibilities: visibleOwnerKinds(anonymousView),
+    ...input,
+    isPrivate: input.publicOnly ? false : input.isPrivate,
+  });
+}

@@ -1,0 +1,61 @@
+import type { Env } from "../env.ts";
+import type { RepoRow, UserRow } from "../../db/schema/index.ts";
+import * as repos from "../../models/repo.ts";
+import * as users from "../../models/user.ts";
+import { NotFound } from "../../lib/errors.ts";
+import { repoPath as repoDiskPath } from "../../git/repo-init.ts";
+import { repoPermission, type RepoPermission } from "./access.ts";
+
+/** A repository as a request sees it: the row, its owner, and the doer's permission on it. */
+export interface RepoContext {
+  repo: RepoRow;
+  owner: UserRow;
+  perm: RepoPermission;
+}
+
+export class RepoMoved extends Error {
+  constructor(readonly repoId: number) {
+    super("repository moved");
+  }
+}
+
+/**
+ * Finds `owner/name` for `doer`. A repository the doer may not see is reported exactly like one
+ * that does not exist (404), so private names do not leak. A renamed or transferred repository
+ * throws RepoMoved with its id, for the caller to redirect.
+ */
+export function resolveRepo(env: Env, doer: UserRow | undefined, ownerName: string, repoName: string): RepoContext {
+  const owner = users.getUserByName(env.db, ownerName);
+  if (!owner) throw new NotFound();
+  const repo = repos.getRepoByOwner(env.db, owner.id, repoName);
+  if (!repo) {
+    const movedTo = repos.getRedirect(env.db, owner.id, repoName);
+    if (movedTo !== undefined) {
+      const target = repos.getRepoById(env.db, movedTo);
+      const targetOwner = target && users.getUserById(env.db, target.ownerId);
+      if (target && targetOwner && repoPermission(env, doer, target, targetOwner).hasAccess()) throw new RepoMoved(movedTo);
+    }
+    throw new NotFound();
+  }
+  const perm = repoPermission(env, doer, repo, owner);
+  if (!perm.hasAccess()) throw new NotFound();
+  return { repo, owner, perm };
+}
+
+export function resolveRepoById(env: Env, doer: UserRow | undefined, id: number): RepoContext {
+  const repo = repos.getRepoById(env.db, id);
+  const owner = repo && users.getUserById(env.db, repo.ownerId);
+  if (!repo || !owner) throw new NotFound();
+  const perm = repoPermission(env, doer, repo, owner);
+  if (!perm.hasAccess()) throw new NotFound();
+  return { repo, owner, perm };
+}
+
+export function repoTopics(env: Env, repoId: number): string[] {
+  return repos.listTopics(env.db, repoId);
+}
+
+/** The path of a repository's bare git directory. */
+export function gitDirOf(env: Env, owner: Pick<UserRow, "name">, repo: Pick<RepoRow, "name">): string {
+  return repoDiskPath(env.settings.repository.root, owner.name, repo.name);
+}

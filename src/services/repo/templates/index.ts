@@ -1,0 +1,90 @@
+import type { UserRow } from "../../../db/schema/index.ts";
+import type { FileWrite } from "../../../git/commit-files.ts";
+import { BadRequest, Invalid } from "../../../lib/errors.ts";
+import { GITIGNORE_TEMPLATES } from "./gitignore.ts";
+
+export type LicenseEntry = { name: string; url?: string; osiApproved: boolean; licenseText: string };
+
+/** The SPDX list with full texts is 5 MB: loaded on first use, not at start-up. */
+let licenses: Promise<Record<string, LicenseEntry>> | undefined;
+function loadLicenses(): Promise<Record<string, LicenseEntry>> {
+  licenses ??= import("spdx-license-list/spdx-full.json", { with: { type: "json" } }).then(
+    (m) => m.default as Record<string, LicenseEntry>,
+  );
+  return licenses;
+}
+
+export const README_TEMPLATES: Record<string, string> = {
+  Default: "# {Name}\n\n{Description}",
+};
+
+export function gitignoreNames(): string[] {
+  return Object.keys(GITIGNORE_TEMPLATES).sort((a, b) => a.localeCompare(b));
+}
+
+export function gitignoreTemplate(name: string): string | undefined {
+  return GITIGNORE_TEMPLATES[name];
+}
+
+export async function licenseKeys(): Promise<string[]> {
+  return Object.keys(await loadLicenses()).sort((a, b) => a.localeCompare(b));
+}
+
+export async function licenseEntry(key: string): Promise<LicenseEntry | undefined> {
+  const all = await loadLicenses();
+  return Object.hasOwn(all, key) ? all[key] : undefined;
+}
+
+/** Fills the copyright placeholders SPDX texts use with the year and the owner's name. */
+function fillLicense(text: string, owner: UserRow): string {
+  const year = String(new Date().getUTCFullYear());
+  const holder = owner.fullName || owner.name;
+  return text
+    .replace(/<year>|\[year\]|\[yyyy\]|<yyyy>|\{year\}|\[YEAR\]/g, year)
+    .replace(
+      /<copyright holders>|<name of author>|<owner>|\[fullname\]|\[name of copyright owner\]|<COPYRIGHT HOLDER>|\[COPYRIGHT HOLDER\]|<copyright holder>/g,
+      holder,
+    );
+}
+
+export interface InitFilesInput {
+  name: string;
+  description: string;
+  owner: UserRow;
+  readme: string;
+  /** Comma-separated template names, as Gitea takes them. */
+  gitignores: string;
+  license: string;
+}
+
+/** The files of an auto-initialised repository; an unknown template name is a 422. */
+export async function initialFiles(input: InitFilesInput): Promise<FileWrite[]> {
+  const readme = README_TEMPLATES[input.readme];
+  if (readme === undefined) {
+    throw new BadRequest(`readme template does not exist, available templates: [${Object.keys(README_TEMPLATES).join(" ")}]`);
+  }
+  const files: FileWrite[] = [
+    {
+      path: "README.md",
+      content: readme.replaceAll("{Name}", input.name).replaceAll("{Description}", input.description) + "\n",
+    },
+  ];
+  const ignores = input.gitignores
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (ignores.length) {
+    const parts = ignores.map((name) => {
+      const body = gitignoreTemplate(name);
+      if (body === undefined) throw new Invalid(`gitignore template does not exist: ${name}`);
+      return `# ---> ${name}\n${body}`;
+    });
+    files.push({ path: ".gitignore", content: parts.join("\n") });
+  }
+  if (input.license) {
+    const entry = await licenseEntry(input.license);
+    if (!entry) throw new Invalid(`license does not exist: ${input.license}`);
+    files.push({ path: "LICENSE", content: fillLicense(entry.licenseText, input.owner) });
+  }
+  return files;
+}
