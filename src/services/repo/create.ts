@@ -29,13 +29,14 @@ export interface CreateRepoInput {
   trustModel?: string;
 }
 
-/** Gitea's CanCreateRepo: the owner's own limit, else `[repository] MAX_CREATION_LIMIT`; admins are not limited. */
+/** The owner's own limit, else `[repository] MAX_CREATION_LIMIT`; -1 is none. */
 export function repoLimit(env: Env, owner: UserRow): number {
-  if (owner.isAdmin) return -1;
   return owner.maxRepoCreation >= 0 ? owner.maxRepoCreation : env.settings.repository.maxCreationLimit;
 }
 
-export function checkCreationLimit(env: Env, owner: UserRow): void {
+/** Gitea's CanCreateRepoIn: a site administrator doing it is never limited; everyone else is, at the owner's limit. */
+export function checkCreationLimit(env: Env, owner: UserRow, doer: UserRow): void {
+  if (doer.isAdmin) return;
   const limit = repoLimit(env, owner);
   if (limit >= 0 && repos.countOwnedRepos(env.db, owner.id) >= limit) {
     throw new Forbidden(`user has reached maximum limit of repositories [limit: ${limit}]`);
@@ -69,7 +70,7 @@ export async function createRepo(env: Env, input: CreateRepoInput): Promise<Repo
         license: input.license ?? "",
       })
     : [];
-  checkCreationLimit(env, input.owner);
+  checkCreationLimit(env, input.owner, input.doer);
 
   const now = nowUnix();
   const repo = writeTx(env.db, (tx) => {
