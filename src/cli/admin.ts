@@ -14,6 +14,7 @@ import { adminListUsers } from "../services/user/profile.ts";
 import { createToken, normalizeScopes } from "../services/user/tokens.ts";
 import { disableTotp, enrollTotp, hasTotp } from "../services/user/twofactor.ts";
 import { findUserByEmail } from "../services/user/lookup.ts";
+import { regenerateHooks } from "../services/repo/maintenance.ts";
 import { UserType, type UserRow } from "../db/schema/index.ts";
 import { NotFound } from "../lib/errors.ts";
 import type { Env } from "../services/env.ts";
@@ -216,10 +217,29 @@ const disableTwoFactorCommand: Command = {
   },
 };
 
+const regenerateCommand: Command = {
+  name: "regenerate",
+  description: "Regenerate specific files",
+  subcommands: [
+    {
+      name: "hooks",
+      description: "Regenerate git hooks (after the executable moved)",
+      flags: [...configFlags],
+      async run(flags: Flags) {
+        await withRuntime(flags, async (env) => {
+          const n = await regenerateHooks(env);
+          out(`hooks regenerated for ${n} repositories`);
+        });
+      },
+    },
+  ],
+};
+
 export const adminCommand: Command = {
   name: "admin",
   description: "Perform common administrative operations",
   subcommands: [
+    regenerateCommand,
     {
       name: "user",
       description: "Modify users",

@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import { UsageError, type Command } from "./command.ts";
 import { configFlags, openRuntime } from "./runtime.ts";
 import { countUsers } from "../services/user/account.ts";
+import { repackAll } from "../services/repo/maintenance.ts";
 import { VERSION } from "../version.ts";
 import { normalizeRootUrl } from "../config/settings.ts";
 
@@ -90,6 +91,12 @@ export const webCommand: Command = {
       );
     }
 
+    // Gitea's git gc cron: once a day every repository is repacked with a reachability bitmap.
+    const daily = setInterval(() => {
+      repackAll(env).catch((err) => log.warn("daily repack failed", { error: (err as Error).message }));
+    }, 24 * 60 * 60 * 1000);
+    daily.unref();
+
     await new Promise<void>((resolve) => {
       let stopping = false;
       const stop = (signal: string) => {
@@ -111,6 +118,7 @@ export const webCommand: Command = {
       process.on("SIGINT", stop);
       process.on("SIGTERM", stop);
     });
+    clearInterval(daily);
     await env.housekeeper.stop();
     close();
     return 0;

@@ -213,3 +213,14 @@ export function replaceTopics(tx: Tx, repoId: number, names: string[]): void {
   tx.delete(repoTopics).where(eq(repoTopics.repoId, repoId)).run();
   if (names.length) tx.insert(repoTopics).values(names.map((name) => ({ repoId, name }))).run();
 }
+
+/** Repositories by id, a page at a time, for passes over all of them (hooks, housekeeping). */
+export function listReposAfter(tx: Tx, afterId: number, limit: number): RepoRow[] {
+  return tx
+    .select()
+    .from(repositories)
+    .where(sql`${repositories.id} > ${afterId}`)
+    .orderBy(asc(repositories.id))
+    .limit(limit)
+    .all();
+}
