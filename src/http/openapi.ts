@@ -39,7 +39,8 @@ export function buildOpenAPI(ops: readonly AnyOperation[], rootUrl: string): Jso
 
   const paths: Record<string, Json> = {};
   for (const op of ops) {
-    const path = op.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, "{$1}");
+    const wildcardName = op.wildcard ?? "path";
+    const path = op.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, "{$1}").replace(/\/\*$/, `/{${wildcardName}}`);
     const parameters: Json[] = [];
     for (const [where, schema] of [
       ["path", op.params],
@@ -47,11 +48,12 @@ export function buildOpenAPI(ops: readonly AnyOperation[], rootUrl: string): Jso
     ] as const) {
       if (!schema) continue;
       const json = convert(schema) as { properties?: Record<string, Json>; required?: string[] };
-      for (const [name, prop] of Object.entries(json.properties ?? {})) {
+      for (const [key, prop] of Object.entries(json.properties ?? {})) {
+        const name = key === "*" ? wildcardName : key;
         parameters.push({
           name,
           in: where,
-          required: where === "path" || (json.required ?? []).includes(name),
+          required: where === "path" || (json.required ?? []).includes(key),
           schema: prop,
         });
       }

@@ -56,6 +56,11 @@ export interface OperationSpec<
   path: string;
   /** Gitea's operationId, so generated clients and api-coverage line up. */
   operationId: string;
+  /**
+   * For a path ending in `/*` (a name that may contain `/`: branch, tag, file path), the name
+   * Gitea's document gives that last parameter (`branch`, `tag`, `filepath`...).
+   */
+  wildcard?: string;
   tag: string;
   summary: string;
   access: Access;

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
 import { prepared } from "../db/prepared.ts";
 import { branches, type BranchRow } from "../db/schema/index.ts";
@@ -37,6 +37,19 @@ export function listBranches(tx: Tx, repoId: number, offset: number, limit: numb
   return { rows, total: countBranches(tx, repoId) };
 }
 
+/** A page of branch rows in the API's order (Gitea's): newest commit first, then by name. */
+export function listBranchesNewestFirst(tx: Tx, repoId: number, offset: number, limit: number): { rows: BranchRow[]; total: number } {
+  const rows = tx
+    .select()
+    .from(branches)
+    .where(eq(branches.repoId, repoId))
+    .orderBy(desc(branches.commitUnix), asc(branches.name))
+    .limit(limit)
+    .offset(offset)
+    .all();
+  return { rows, total: countBranches(tx, repoId) };
+}
+
 /** Inserts or updates one branch row (the common push case). */
 export function upsertBranch(tx: Tx, repoId: number, b: BranchRecord, unix: number): void {
   tx.insert(branches)
@@ -65,4 +78,15 @@ export function deleteBranches(tx: Tx, repoId: number, names: string[]): void {
 export function replaceBranches(tx: Tx, repoId: number, heads: BranchRecord[], unix: number): void {
   tx.delete(branches).where(eq(branches.repoId, repoId)).run();
   for (const b of heads) upsertBranch(tx, repoId, b, unix);
+}
+
+/** Renames one branch row (an API rename); false when `from` has no row. */
+export function renameBranch(tx: Tx, repoId: number, from: string, to: string, unix: number): boolean {
+  const renamed = tx
+    .update(branches)
+    .set({ name: to, updatedUnix: unix })
+    .where(and(eq(branches.repoId, repoId), eq(branches.name, from)))
+    .returning({ id: branches.id })
+    .all();
+  return renamed.length > 0;
 }

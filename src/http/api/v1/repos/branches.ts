@@ -1,3 +1,161 @@
-import type { AnyOperation } from "../../../route.ts";
+import * as v from "valibot";
+import { operation, reply } from "../../../route.ts";
+import { PageQuery } from "../../../schemas/common.ts";
+import { RepoParams } from "../../../schemas/repo.ts";
+import {
+  Branch,
+  CreateBranchRepoOption,
+  RenameBranchRepoOption,
+  RepoWildcardParams,
+  UpdateBranchRepoOption,
+} from "../../../schemas/branch.ts";
+import { createBranch, deleteBranch, getBranch, listBranches, renameBranch, updateBranch } from "../../../../services/repo/branches.ts";
+import type { RepoContext } from "../../../../services/repo/lookup.ts";
+import type { Principal } from "../../../../auth/principal.ts";
+import type { Env } from "../../../../services/env.ts";
+import { Forbidden, HearthError, NotFound, Unauthorized } from "../../../../lib/errors.ts";
+import { toAPIBranch } from "../../../../convert/branch.ts";
+import { repoFromPath } from "./context.ts";
 
-export const branchOperations: AnyOperation[] = [];
+/**
+ * The rest of a `/*` path (a branch, tag or ref name that may contain `/`), unescaped as Gitea's
+ * PathParam does; Elysia leaves wildcards escaped. A malformed escape names nothing (404).
+ */
+export function wildcard(params: Record<string, string>): string {
+  try {
+    return decodeURIComponent(params["*"] ?? "");
+  } catch {
+    throw new NotFound("The target couldn't be found.");
+  }
+}
+
+/** The repository of the path, read access to its code required (Gitea's reqRepoReader(Code)). */
+export function codeRepo(env: Env, principal: Principal | undefined, url: URL, params: { owner: string; repo: string }): RepoContext {
+  const rc = repoFromPath(env, principal, url, params);
+  if (!rc.perm.canRead("code") && !rc.perm.isAdmin()) {
+    throw new Forbidden("user should have specific read permission or be a repo admin or a site admin");
+  }
+  return rc;
+}
+
+/** Gitea's reqToken, reqRepoWriter(Code) and mustNotBeArchived, in that order. */
+export function requireCodeWriter(rc: RepoContext, principal: Principal | undefined): asserts principal is Principal {
+  if (!principal) throw new Unauthorized("token is required");
+  if (!rc.perm.canWrite("code") && !rc.perm.isAdmin()) throw new Forbidden("user should have a permission to write to a repo");
+  if (rc.repo.isArchived) throw new HearthError(423, `${rc.owner.name}/${rc.repo.name} is archived`);
+}
+
+const BranchParams = RepoWildcardParams;
+
+export const branchOperations = [
+  operation({
+    method: "GET",
+    path: "/repos/:owner/:repo/branches",
+    operationId: "repoListBranches",
+    tag: "repository",
+    summary: "List a repository's branches",
+    access: { scope: "repository", signIn: false },
+    params: RepoParams,
+    query: PageQuery,
+    responses: { 200: v.array(Branch) },
+    handler: async ({ env, principal, params, url, page, list }) => {
+      const rc = codeRepo(env, principal, url, params);
+      const p = page();
+      const { items, total } = await listBranches(env, rc, p);
+      return list(items.map((b) => toAPIBranch(env.settings, rc, b, !!principal)), total, p);
+    },
+  }),
+  operation({
+    method: "GET",
+    path: "/repos/:owner/:repo/branches/*",
+    wildcard: "branch",
+    operationId: "repoGetBranch",
+    tag: "repository",
+    summary: "Retrieve a specific branch from a repository, including its effective branch protection",
+    access: { scope: "repository", signIn: false },
+    params: BranchParams,
+    responses: { 200: Branch },
+    handler: async ({ env, principal, params, url }) => {
+      const rc = codeRepo(env, principal, url, params);
+      return toAPIBranch(env.settings, rc, await getBranch(env, rc, wildcard(params)), !!principal);
+    },
+  }),
+  operation({
+    method: "POST",
+    path: "/repos/:owner/:repo/branches",
+    operationId: "repoCreateBranch",
+    tag: "repository",
+    summary: "Create a branch",
+    access: { scope: "repository", signIn: false },
+    params: RepoParams,
+    body: CreateBranchRepoOption,
+    responses: { 201: Branch },
+    handler: async ({ env, principal, params, url, body }) => {
+      const rc = codeRepo(env, principal, url, params);
+      requireCodeWriter(rc, principal);
+      const branch = await createBranch(env, rc, principal.user, {
+        newBranchName: body.new_branch_name ?? "",
+        oldBranchName: body.old_branch_name,
+        oldRefName: body.old_ref_name,
+      });
+      return reply.created(toAPIBranch(env.settings, rc, branch, true));
+    },
+  }),
+  operation({
+    method: "DELETE",
+    path: "/repos/:owner/:repo/branches/*",
+    wildcard: "branch",
+    operationId: "repoDeleteBranch",
+    tag: "repository",
+    summary: "Delete a specific branch from a repository",
+    access: { scope: "repository", signIn: false },
+    params: BranchParams,
+    responses: { 204: null },
+    handler: async ({ env, principal, params, url }) => {
+      const rc = codeRepo(env, principal, url, params);
+      requireCodeWriter(rc, principal);
+      await deleteBranch(env, rc, wildcard(params));
+      return reply.noContent();
+    },
+  }),
+  operation({
+    method: "PATCH",
+    path: "/repos/:owner/:repo/branches/*",
+    wildcard: "branch",
+    operationId: "repoRenameBranch",
+    tag: "repository",
+    summary: "Rename a branch",
+    access: { scope: "repository", signIn: false },
+    params: BranchParams,
+    body: RenameBranchRepoOption,
+    responses: { 204: null },
+    handler: async ({ env, principal, params, url, body }) => {
+      const rc = codeRepo(env, principal, url, params);
+      requireCodeWriter(rc, principal);
+      await renameBranch(env, rc, wildcard(params), body.name ?? "");
+      return reply.noContent();
+    },
+  }),
+  operation({
+    method: "PUT",
+    path: "/repos/:owner/:repo/branches/*",
+    wildcard: "branch",
+    operationId: "repoUpdateBranch",
+    tag: "repository",
+    summary: "Update a branch reference to a new commit",
+    access: { scope: "repository", signIn: false },
+    params: BranchParams,
+    body: UpdateBranchRepoOption,
+    responses: { 204: null },
+    handler: async ({ env, principal, params, url, body }) => {
+      const rc = codeRepo(env, principal, url, params);
+      requireCodeWriter(rc, principal);
+      await updateBranch(env, rc, principal.user, wildcard(params), {
+        newCommitId: body.new_commit_id ?? "",
+        oldCommitId: body.old_commit_id,
+        force: body.force,
+      });
+      return reply.noContent();
+    },
+  }),
+];
