@@ -34,8 +34,6 @@ export class RefMovedError extends Error {
   }
 }
 
-const ZERO = "0000000000000000000000000000000000000000";
-
 function sigEnv(prefix: "AUTHOR" | "COMMITTER", s: Signature): Record<string, string> {
   return {
     [`GIT_${prefix}_NAME`]: s.name,
@@ -56,8 +54,12 @@ export async function commitFiles(repoPath: string, input: CommitFilesInput): Pr
   try {
     if (input.parent) await git(["read-tree", `${input.parent}^{tree}`], opts);
     else await git(["read-tree", "--empty"], opts);
-    for (const path of input.deletes) {
-      await git(["update-index", "--force-remove", "--", path], opts);
+    if (input.deletes.length > 0) {
+      // `--force-remove` wants a work tree; an `--index-info` line with mode 0 removes the entry
+      // from the index of a bare repository.
+      const zero = "0".repeat(input.parent?.length ?? 40);
+      const info = input.deletes.map((path) => `0 ${zero}\t${path}\0`).join("");
+      await git(["update-index", "-z", "--index-info"], { ...opts, input: info });
     }
     for (const w of input.writes) {
       const blob = (await git(["hash-object", "-w", "--stdin"], { ...opts, input: w.content })).trim();
@@ -73,7 +75,11 @@ export async function commitFiles(repoPath: string, input: CommitFilesInput): Pr
       })
     ).trim();
     const ref = `refs/heads/${input.branch}`;
-    const moved = await runGit(["update-ref", ref, commit, input.parent ?? ZERO], { gitDir: repoPath });
+    // A first commit must create the ref: `create` asserts it does not exist in any object format
+    // (a SHA-1 zero id is refused as the old value in a SHA-256 repository).
+    const moved = input.parent
+      ? await runGit(["update-ref", ref, commit, input.parent], { gitDir: repoPath })
+      : await runGit(["update-ref", "--stdin"], { gitDir: repoPath, input: `create ${ref} ${commit}\n` });
     if (moved.code !== 0) throw new RefMovedError(ref);
     return commit;
   } finally {

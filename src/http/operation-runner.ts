@@ -84,6 +84,11 @@ export async function runOperation(
         new Reply(200, items, paginationHeaders(url, env.settings.server.rootUrl, total, page)),
     };
     const result = await op.handler(ctx as never);
+    // Downloads (raw files, archives) answer with a streamed Response of their own.
+    if (result instanceof Response) {
+      for (const [k, val] of Object.entries(headers)) result.headers.set(k, val);
+      return result;
+    }
     if (result instanceof Reply) {
       if (result.status === 204 || result.body === undefined) {
         return new Response(null, { status: result.status, headers: { ...headers, ...result.headers } });

@@ -1,3 +1,37 @@
-import type { AnyOperation } from "../../../route.ts";
+import { operation } from "../../../route.ts";
+import { openArchive } from "../../../../services/repo/archive.ts";
+import { repoApiUrl } from "../../../../convert/content.ts";
+import { userContentHeaders } from "./raw.ts";
+import { repoFromPath } from "./context.ts";
+import { filePath } from "./contents.ts";
+import { RepoFileParams } from "../../../schemas/content.ts";
 
-export const archiveOperations: AnyOperation[] = [];
+export const archiveOperations = [
+  operation({
+    method: "GET",
+    path: "/repos/:owner/:repo/archive/*",
+    wildcard: "archive",
+    operationId: "repoGetArchive",
+    tag: "repository",
+    summary: "Get an archive of a repository",
+    access: { scope: "repository", signIn: false },
+    params: RepoFileParams,
+    responses: { 200: null },
+    handler: async ({ env, principal, params, url }) => {
+      const rc = repoFromPath(env, principal, url, params);
+      const archive = await openArchive(env, rc, filePath(params));
+      const body = await archive.open();
+      const headers = userContentHeaders(env.settings, {
+        contentType: "application/octet-stream",
+        filename: archive.filename,
+        disposition: "attachment",
+        cachePublic: false,
+      });
+      // Nix's tarball fetcher locks to this (Gitea adds it for every archive).
+      const api = repoApiUrl(env.settings, { owner: rc.owner.name, name: rc.repo.name });
+      headers.set("Link", `<${api}/archive/${archive.commitId}.${archive.type}?rev=${archive.commitId}>; rel="immutable"`);
+      headers.set("Last-Modified", new Date().toUTCString());
+      return new Response(body, { status: 200, headers });
+    },
+  }),
+];

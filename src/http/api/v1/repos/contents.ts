@@ -1,3 +1,186 @@
-import type { AnyOperation } from "../../../route.ts";
+import * as v from "valibot";
+import { operation, reply, Reply } from "../../../route.ts";
+import { RepoParams } from "../../../schemas/repo.ts";
+import {
+  ChangeFilesOptions,
+  ContentsResponse,
+  CreateFileOptions,
+  DeleteFileOptions,
+  FileDeleteResponse,
+  FileResponse,
+  FilesResponse,
+  RefQuery,
+  RepoFileParams,
+  UpdateFileOptions,
+} from "../../../schemas/content.ts";
+import {
+  changeFiles,
+  getContents,
+  requireFileEditor,
+  type ChangeFilesInput,
+  type FileChange,
+} from "../../../../services/repo/contents.ts";
+import { toContentsResponse, toFileResponse, toFilesResponse, type RepoNames } from "../../../../convert/content.ts";
+import { Invalid, NotFound } from "../../../../lib/errors.ts";
+import type { Env } from "../../../../services/env.ts";
+import type { Principal } from "../../../../auth/principal.ts";
+import type { RepoContext } from "../../../../services/repo/lookup.ts";
+import { repoFromPath } from "./context.ts";
 
-export const contentOperations: AnyOperation[] = [];
+const names = (rc: RepoContext): RepoNames => ({ owner: rc.owner.name, name: rc.repo.name });
+
+/**
+ * The `{filepath}` of a `/*` route, unescaped as Gitea's PathParam("*") does (Elysia leaves a
+ * wildcard escaped). A malformed escape names nothing: 404.
+ */
+export function filePath(params: Record<string, string>): string {
+  try {
+    return decodeURIComponent(params["*"] ?? "");
+  } catch {
+    throw new NotFound("The target couldn't be found.");
+  }
+}
+
+async function contentsReply(env: Env, principal: Principal | undefined, url: URL, params: { owner: string; repo: string }, path: string, ref?: string) {
+  const rc = repoFromPath(env, principal, url, params);
+  const result = await getContents(env, rc, path, ref);
+  if ("file" in result) return toContentsResponse(env.settings, names(rc), result.ref, result.file);
+  return result.dir.map((e) => toContentsResponse(env.settings, names(rc), result.ref, e));
+}
+
+type CommonBody = v.InferOutput<typeof CreateFileOptions>;
+
+/** The FileOptions every change shares, as the service takes them. */
+function common(body: Omit<CommonBody, "content">): Omit<ChangeFilesInput, "files"> {
+  return {
+    message: body.message ?? undefined,
+    branch: body.branch ?? undefined,
+    newBranch: body.new_branch ?? undefined,
+    forcePush: body.force_push ?? undefined,
+    author: body.author ? { name: body.author.name ?? undefined, email: body.author.email ?? undefined } : undefined,
+    committer: body.committer ? { name: body.committer.name ?? undefined, email: body.committer.email ?? undefined } : undefined,
+    dates: body.dates ?? undefined,
+    signoff: body.signoff ?? undefined,
+  };
+}
+
+export const contentOperations = [
+  operation({
+    method: "GET",
+    path: "/repos/:owner/:repo/contents",
+    operationId: "repoGetContentsList",
+    tag: "repository",
+    summary: "Gets the metadata of all the entries of the root dir.",
+    access: { scope: "repository", signIn: false },
+    params: RepoParams,
+    query: RefQuery,
+    responses: { 200: v.array(ContentsResponse) },
+    handler: ({ env, principal, params, query, url }) => contentsReply(env, principal, url, params, "", query.ref),
+  }),
+  operation({
+    method: "GET",
+    path: "/repos/:owner/:repo/contents/*",
+    wildcard: "filepath",
+    operationId: "repoGetContents",
+    tag: "repository",
+    summary: "Gets the metadata and contents (if a file) of an entry in a repository, or a list of entries if a dir.",
+    access: { scope: "repository", signIn: false },
+    params: RepoFileParams,
+    query: RefQuery,
+    responses: { 200: ContentsResponse },
+    handler: ({ env, principal, params, query, url }) => contentsReply(env, principal, url, params, filePath(params), query.ref),
+  }),
+  operation({
+    method: "POST",
+    path: "/repos/:owner/:repo/contents",
+    operationId: "repoChangeFiles",
+    tag: "repository",
+    summary: "Modify multiple files in a repository",
+    access: { scope: "repository", signIn: false },
+    params: RepoParams,
+    body: ChangeFilesOptions,
+    responses: { 201: FilesResponse },
+    handler: async ({ env, principal, params, body, url }) => {
+      const rc = repoFromPath(env, principal, url, params);
+      const doer = requireFileEditor(rc, principal?.user);
+      const files: FileChange[] = body.files.map((f) => ({
+        operation: f.operation,
+        path: f.path,
+        fromPath: f.from_path ?? undefined,
+        contentBase64: f.content ?? undefined,
+        sha: f.sha ?? undefined,
+      }));
+      const result = await changeFiles(env, rc, doer, { ...common(body), files });
+      return reply.created(toFilesResponse(env.settings, names(rc), result));
+    },
+  }),
+  operation({
+    method: "POST",
+    path: "/repos/:owner/:repo/contents/*",
+    wildcard: "filepath",
+    operationId: "repoCreateFile",
+    tag: "repository",
+    summary: "Create a file in a repository",
+    access: { scope: "repository", signIn: false },
+    params: RepoFileParams,
+    body: CreateFileOptions,
+    responses: { 201: FileResponse },
+    handler: async ({ env, principal, params, body, url }) => {
+      const rc = repoFromPath(env, principal, url, params);
+      const doer = requireFileEditor(rc, principal?.user);
+      if (!body.content) throw new Invalid("[ContentBase64]: Required");
+      const files: FileChange[] = [{ operation: "create", path: filePath(params), contentBase64: body.content }];
+      const result = await changeFiles(env, rc, doer, { ...common(body), files });
+      return reply.created(toFileResponse(env.settings, names(rc), result));
+    },
+  }),
+  operation({
+    method: "PUT",
+    path: "/repos/:owner/:repo/contents/*",
+    wildcard: "filepath",
+    operationId: "repoUpdateFile",
+    tag: "repository",
+    summary: "Update a file in a repository if SHA is set, or create the file if SHA is not set",
+    access: { scope: "repository", signIn: false },
+    params: RepoFileParams,
+    body: UpdateFileOptions,
+    responses: { 200: FileResponse, 201: FileResponse },
+    handler: async ({ env, principal, params, body, url }) => {
+      const rc = repoFromPath(env, principal, url, params);
+      const doer = requireFileEditor(rc, principal?.user);
+      if (!body.content) throw new Invalid("[ContentBase64]: Required");
+      const willCreate = !body.sha;
+      const files: FileChange[] = [
+        {
+          operation: willCreate ? "create" : "update",
+          path: filePath(params),
+          fromPath: body.from_path ?? undefined,
+          contentBase64: body.content,
+          sha: body.sha ?? undefined,
+        },
+      ];
+      const result = await changeFiles(env, rc, doer, { ...common(body), files });
+      return new Reply(willCreate ? 201 : 200, toFileResponse(env.settings, names(rc), result));
+    },
+  }),
+  operation({
+    method: "DELETE",
+    path: "/repos/:owner/:repo/contents/*",
+    wildcard: "filepath",
+    operationId: "repoDeleteFile",
+    tag: "repository",
+    summary: "Delete a file in a repository",
+    access: { scope: "repository", signIn: false },
+    params: RepoFileParams,
+    body: DeleteFileOptions,
+    responses: { 200: FileDeleteResponse },
+    handler: async ({ env, principal, params, body, url }) => {
+      const rc = repoFromPath(env, principal, url, params);
+      const doer = requireFileEditor(rc, principal?.user);
+      if (!body.sha) throw new Invalid("[SHA]: Required");
+      const files: FileChange[] = [{ operation: "delete", path: filePath(params), sha: body.sha }];
+      const result = await changeFiles(env, rc, doer, { ...common(body), files });
+      return toFileResponse(env.settings, names(rc), result);
+    },
+  }),
+];

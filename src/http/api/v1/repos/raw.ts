@@ -1,3 +1,330 @@
-import type { AnyOperation } from "../../../route.ts";
+import { operation } from "../../../route.ts";
+import { RefQuery, RepoFileParams } from "../../../schemas/content.ts";
+import { openRaw } from "../../../../services/repo/contents.ts";
+import type { Settings } from "../../../../config/settings.ts";
+import type { Env } from "../../../../services/env.ts";
+import type { Principal } from "../../../../auth/principal.ts";
+import { repoFromPath } from "./context.ts";
+import { filePath } from "./contents.ts";
 
-export const rawOperations: AnyOperation[] = [];
+// ---------------------------------------------------------------------------------------------
+// Serving user content (Gitea's httplib.ServeUserContentByReader and ServeSetHeaders)
+
+/** Gitea's `[server] STATIC_CACHE_TIME` default. */
+const STATIC_CACHE_SECONDS = 6 * 60 * 60;
+const SNIFF_BYTES = 1024;
+
+const startsWith = (buf: Uint8Array, sig: number[] | string, at = 0) => {
+  const bytes = typeof sig === "string" ? [...sig].map((c) => c.charCodeAt(0)) : sig;
+  if (buf.length < at + bytes.length) return false;
+  return bytes.every((b, i) => buf[at + i] === b);
+};
+
+const HTML_TAGS = ["!DOCTYPE HTML", "HTML", "HEAD", "SCRIPT", "IFRAME", "H1", "DIV", "FONT", "TABLE", "A", "STYLE", "TITLE", "B", "BODY", "BR", "P", "!--"];
+const isWs = (b: number | undefined) => b === 0x09 || b === 0x0a || b === 0x0c || b === 0x0d || b === 0x20;
+
+/** Go's http.DetectContentType (the WHATWG sniffing subset it implements), on at most 512 bytes. */
+export function detectContentType(all: Uint8Array): string {
+  const data = all.subarray(0, 512);
+  let ws = 0;
+  while (ws < data.length && isWs(data[ws])) ws++;
+  const upper = Buffer.from(data.subarray(ws, ws + 16)).toString("latin1").toUpperCase();
+  for (const tag of HTML_TAGS) {
+    const term = data[ws + tag.length + 1];
+    if (upper.startsWith(`<${tag}`) && (term === 0x20 || term === 0x3e)) {
+      return "text/html; charset=utf-8";
+    }
+  }
+  if (startsWith(data, "<?xml", ws)) return "text/xml; charset=utf-8";
+  const exact: [number[] | string, string][] = [
+    ["%PDF-", "application/pdf"],
+    ["%!PS-Adobe-", "application/postscript"],
+    [[0xfe, 0xff], "text/plain; charset=utf-16be"],
+    [[0xff, 0xfe], "text/plain; charset=utf-16le"],
+    [[0xef, 0xbb, 0xbf], "text/plain; charset=utf-8"],
+    [[0, 0, 1, 0], "image/x-icon"],
+    [[0, 0, 2, 0], "image/x-icon"],
+    ["BM", "image/bmp"],
+    ["GIF87a", "image/gif"],
+    ["GIF89a", "image/gif"],
+    [[0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], "image/png"],
+    [[0xff, 0xd8, 0xff], "image/jpeg"],
+    ["ID3", "audio/mpeg"],
+    [[0x4f, 0x67, 0x67, 0x53, 0x00], "application/ogg"],
+    [[0x4d, 0x54, 0x68, 0x64, 0, 0, 0, 6], "audio/midi"],
+    [[0x1a, 0x45, 0xdf, 0xa3], "video/webm"],
+    ["OTTO", "font/otf"],
+    ["ttcf", "font/collection"],
+    ["wOFF", "font/woff"],
+    ["wOF2", "font/woff2"],
+    [[0x1f, 0x8b, 0x08], "application/x-gzip"],
+    [[0x50, 0x4b, 0x03, 0x04], "application/zip"],
+    [[0x52, 0x61, 0x72, 0x21, 0x1a, 0x07, 0x00], "application/x-rar-compressed"],
+    [[0x52, 0x61, 0x72, 0x21, 0x1a, 0x07, 0x01, 0x00], "application/x-rar-compressed"],
+    [[0x00, 0x61, 0x73, 0x6d], "application/wasm"],
+  ];
+  for (const [sig, type] of exact) if (startsWith(data, sig)) return type;
+  if (startsWith(data, "RIFF") && startsWith(data, "WEBPVP", 8)) return "image/webp";
+  if (startsWith(data, "RIFF") && startsWith(data, "AVI ", 8)) return "video/avi";
+  if (startsWith(data, "RIFF") && startsWith(data, "WAVE", 8)) return "audio/wave";
+  if (startsWith(data, "FORM") && startsWith(data, "AIFF", 8)) return "audio/aiff";
+  if (data.length >= 12 && startsWith(data, "ftyp", 4)) {
+    const boxSize = ((data[0]! << 24) | (data[1]! << 16) | (data[2]! << 8) | data[3]!) >>> 0;
+    if (boxSize % 4 === 0 && boxSize <= data.length) {
+      for (let i = 8; i + 3 <= boxSize; i += 4) {
+        if (i === 12) continue;
+        if (startsWith(data, "mp4", i)) return "video/mp4";
+      }
+    }
+  }
+  if (startsWith(data, [0, 1, 0, 0, 0])) return "font/ttf";
+  const binary = data.some((b) => b <= 0x08 || b === 0x0b || (b >= 0x0e && b <= 0x1a) || (b >= 0x1c && b <= 0x1f));
+  return binary ? "application/octet-stream" : "text/plain; charset=utf-8";
+}
+
+const SVG_COMMENT = /<!--[\s\S]*?-->/g;
+const SVG_TAG = /^\s*(?:(<!DOCTYPE\s+svg([\s:]+[\s\S]*?>|>))\s*)*<svg\b/i;
+const SVG_IN_XML = /^<\?xml\b[\s\S]*?\?>\s*(?:(<!DOCTYPE\s+svg([\s:]+[\s\S]*?>|>))\s*)*<svg\b/i;
+
+/** Gitea's typesniffer.DetectContentType: Go's sniffing plus SVG and the MP3 false positive. */
+export function sniffType(buf: Uint8Array): string {
+  if (buf.length === 0) return "text/unknown";
+  let ct = detectContentType(buf);
+  const text = Buffer.from(buf.subarray(0, SNIFF_BYTES)).toString("utf8").replace(SVG_COMMENT, "");
+  const byHtml = ct.includes("text/plain") || ct.includes("text/html");
+  if ((byHtml && SVG_TAG.test(text)) || (ct.includes("text/xml") && SVG_IN_XML.test(text))) ct = "image/svg+xml";
+  if (ct.startsWith("audio/") && startsWith(buf, "ID3")) {
+    const again = detectContentType(buf.subarray(3));
+    if (again.startsWith("text/")) ct = again;
+  }
+  return ct;
+}
+
+/** Whether the start of a blob is UTF-8, allowing a character cut at the end of the sample. */
+function isUtf8Prefix(buf: Uint8Array): boolean {
+  for (let cut = 0; cut <= 3 && cut <= buf.length; cut++) {
+    try {
+      new TextDecoder("utf-8", { fatal: true }).decode(buf.subarray(0, buf.length - cut));
+      return true;
+    } catch {
+      if (buf.length < SNIFF_BYTES) return false; // the whole blob: nothing was cut
+    }
+  }
+  return false;
+}
+
+/** Gitea's charset.DetectEncoding, reduced to what matters for a header: UTF-8, UTF-16, else Latin-1. */
+function detectCharset(buf: Uint8Array): string {
+  if (startsWith(buf, [0xfe, 0xff])) return "utf-16be";
+  if (startsWith(buf, [0xff, 0xfe])) return "utf-16le";
+  return isUtf8Prefix(buf) ? "utf-8" : "iso-8859-1";
+}
+
+const BROWSABLE = /^(image\/|video\/|audio\/|application\/pdf)/;
+
+/** The Content-Type to serve user content with: never HTML; text is text/plain with a charset. */
+export function userContentType(head: Uint8Array): string {
+  const sniffed = sniffType(head);
+  if (BROWSABLE.test(sniffed)) return sniffed;
+  if (sniffed.includes("text/")) return `text/plain; charset=${detectCharset(head)}`;
+  return "application/octet-stream";
+}
+
+const TSPECIALS = new Set([..."()<>@,;:\\\"/[]?="]);
+
+/** Go's mime.FormatMediaType for `<type>; filename=...`, as Gitea's encodeContentDisposition uses it. */
+export function contentDisposition(type: "inline" | "attachment", filename: string): string {
+  const bytes = Buffer.from(filename, "utf8");
+  const needsEncoding = bytes.some((b) => (b < 0x20 || b > 0x7e) && b !== 0x09);
+  if (needsEncoding) {
+    let enc = "";
+    for (const b of bytes) {
+      const c = String.fromCharCode(b);
+      const escape = b <= 0x20 || b >= 0x7f || c === "*" || c === "'" || c === "%" || TSPECIALS.has(c);
+      enc += escape ? `%${b.toString(16).toUpperCase().padStart(2, "0")}` : c;
+    }
+    return `${type}; filename*=utf-8''${enc}`;
+  }
+  const isToken = filename.length > 0 && [...filename].every((c) => c > " " && c < "\x7f" && !TSPECIALS.has(c));
+  if (isToken) return `${type}; filename=${filename}`;
+  return `${type}; filename="${filename.replace(/(["\\])/g, "\\$1")}"`;
+}
+
+/** Gitea's httpcache.SetCacheControlInHeader with NoTransform. */
+export function cacheControl(settings: Settings, isPublic: boolean): string {
+  if (settings.runMode !== "prod") return "max-age=0, private, must-revalidate, no-transform";
+  return `${isPublic ? "public" : "private"}, max-age=${STATIC_CACHE_SECONDS}, no-transform`;
+}
+
+/** The headers every served user file carries: type, nosniff, a sandboxing CSP, disposition, caching. */
+export function userContentHeaders(
+  settings: Settings,
+  opts: { contentType: string; filename: string; disposition: "inline" | "attachment"; cachePublic: boolean },
+): Headers {
+  const h = new Headers();
+  h.set("Content-Type", opts.contentType);
+  h.set("X-Content-Type-Options", "nosniff");
+  h.set(
+    "Content-Security-Policy",
+    opts.contentType.includes("application/pdf")
+      ? "default-src 'none'; style-src 'unsafe-inline'"
+      : "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+  );
+  h.set("Content-Disposition", contentDisposition(opts.disposition, opts.filename));
+  h.set("Access-Control-Expose-Headers", "Content-Disposition");
+  h.set("Cache-Control", cacheControl(settings, opts.cachePublic));
+  return h;
+}
+
+/** Reads up to `n` bytes from the front of a stream, and a stream that still yields everything. */
+async function peek(stream: ReadableStream<Uint8Array>, n: number): Promise<{ head: Uint8Array; body: ReadableStream<Uint8Array> }> {
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let done = false;
+  while (size < n) {
+    const r = await reader.read();
+    if (r.done) {
+      done = true;
+      break;
+    }
+    chunks.push(r.value);
+    size += r.value.byteLength;
+  }
+  const head = Buffer.concat(chunks);
+  const body = new ReadableStream<Uint8Array>({
+    start(c) {
+      if (head.length) c.enqueue(head);
+      if (done) c.close();
+    },
+    async pull(c) {
+      const r = await reader.read();
+      if (r.done) c.close();
+      else c.enqueue(r.value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  return { head: head.subarray(0, n), body };
+}
+
+/** Bytes [start, start+length) of a stream, skipping and stopping without buffering the rest. */
+function slice(stream: ReadableStream<Uint8Array>, start: number, length: number): ReadableStream<Uint8Array> {
+  const reader = stream.getReader();
+  let skip = start;
+  let left = length;
+  return new ReadableStream<Uint8Array>({
+    async pull(c) {
+      while (left > 0) {
+        const r = await reader.read();
+        if (r.done) break;
+        let chunk = r.value;
+        if (skip > 0) {
+          if (chunk.byteLength <= skip) {
+            skip -= chunk.byteLength;
+            continue;
+          }
+          chunk = chunk.subarray(skip);
+          skip = 0;
+        }
+        if (chunk.byteLength > left) chunk = chunk.subarray(0, left);
+        left -= chunk.byteLength;
+        c.enqueue(chunk);
+        return;
+      }
+      c.close();
+      await reader.cancel().catch(() => {});
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+}
+
+const httpDate = (unix: number) => new Date(unix * 1000).toUTCString();
+
+function notModified(request: Request, etag: string, lastModified: number | undefined): boolean {
+  const inm = request.headers.get("if-none-match");
+  if (inm) return inm.split(",").some((t) => t.trim() === etag);
+  const ims = request.headers.get("if-modified-since");
+  if (ims && lastModified !== undefined) {
+    const t = Date.parse(ims);
+    return !Number.isNaN(t) && lastModified <= Math.floor(t / 1000);
+  }
+  return false;
+}
+
+async function serveRaw(
+  ctx: { env: Env; principal: Principal | undefined; url: URL; request: Request },
+  params: { owner: string; repo: string; "*": string },
+  ref: string | undefined,
+): Promise<Response> {
+  const { env, principal, url, request } = ctx;
+  const rc = repoFromPath(env, principal, url, params);
+  const file = await openRaw(env, rc, filePath(params), ref);
+  const etag = `"${file.oid}"`;
+  const base = new Headers({ "X-Gitea-Object-Type": file.kind, ETag: etag });
+  if (file.lastModified !== undefined) base.set("Last-Modified", httpDate(file.lastModified));
+  if (notModified(request, etag, file.lastModified)) return new Response(null, { status: 304, headers: base });
+
+  const { head, body } = await peek(await file.open(), SNIFF_BYTES);
+  const contentType = userContentType(head);
+  // Gitea serves SVG as an attachment only when [ui.svg] ENABLE_RENDER is off; hearth renders it
+  // inline under the same sandboxing CSP.
+  const headers = userContentHeaders(env.settings, {
+    contentType,
+    filename: file.name,
+    disposition: "inline",
+    cachePublic: file.cachePublic,
+  });
+  base.forEach((value, key) => headers.set(key, value));
+
+  const range = request.headers.get("range");
+  if (file.size <= 0 || !range?.startsWith("bytes=")) {
+    headers.set("Content-Length", String(file.size));
+    return new Response(body, { status: 200, headers });
+  }
+  // One range, as Gitea supports it: bytes=a-b or bytes=a-.
+  const [startText = "", endText, ...rest] = range.slice("bytes=".length).split("-");
+  const start = /^\d+$/.test(startText) ? Number(startText) : NaN;
+  const plain = (status: number, message: string) => {
+    void body.cancel();
+    return new Response(`${message}\n`, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "X-Content-Type-Options": "nosniff" } });
+  };
+  if (!(start >= 0 && start < file.size)) return plain(416, "invalid start range");
+  let end = endText === undefined || rest.length ? NaN : endText === "" ? file.size - 1 : /^\d+$/.test(endText) ? Number(endText) : NaN;
+  if (end >= file.size) end = file.size - 1;
+  if (!(end >= start)) return plain(400, "invalid end range");
+  const length = end - start + 1;
+  headers.set("Content-Range", `bytes ${start}-${end}/${file.size}`);
+  headers.set("Content-Length", String(length));
+  return new Response(slice(body, start, length), { status: 206, headers });
+}
+
+export const rawOperations = [
+  operation({
+    method: "GET",
+    path: "/repos/:owner/:repo/raw/*",
+    wildcard: "filepath",
+    operationId: "repoGetRawFile",
+    tag: "repository",
+    summary: "Get a file from a repository",
+    access: { scope: "repository", signIn: false },
+    params: RepoFileParams,
+    query: RefQuery,
+    responses: { 200: null },
+    handler: (ctx) => serveRaw(ctx, ctx.params, ctx.query.ref),
+  }),
+  operation({
+    method: "GET",
+    path: "/repos/:owner/:repo/media/*",
+    wildcard: "filepath",
+    operationId: "repoGetRawFileOrLFS",
+    tag: "repository",
+    summary: "Get a file or it's LFS object from a repository",
+    access: { scope: "repository", signIn: false },
+    params: RepoFileParams,
+    query: RefQuery,
+    // hearth has no LFS store yet: a pointer file is served as the blob it is, as Gitea does
+    // when the pointer's object is not in the repository.
+    responses: { 200: null },
+    handler: (ctx) => serveRaw(ctx, ctx.params, ctx.query.ref),
+  }),
+];
