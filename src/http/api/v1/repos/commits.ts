@@ -1,3 +1,91 @@
+import * as v from "valibot";
 import type { AnyOperation } from "../../../route.ts";
+import { operation, Reply } from "../../../route.ts";
+import { RepoParams } from "../../../schemas/repo.ts";
+import { Commit, CommitList, CommitListQuery, CommitOptionsQuery, optionOn } from "../../../schemas/commit.ts";
+import { paginationHeaders } from "../../../pagination.ts";
+import { Forbidden } from "../../../../lib/errors.ts";
+import { getCommit, listCommits, type CommitOptions } from "../../../../services/repo/commits.ts";
+import type { RepoContext } from "../../../../services/repo/lookup.ts";
+import type { Env } from "../../../../services/env.ts";
+import type { Principal } from "../../../../auth/principal.ts";
+import { repoAddress, toAPICommit } from "../../../../convert/commit.ts";
+import { repoFromPath } from "./context.ts";
 
-export const commitOperations: AnyOperation[] = [];
+/** Gitea's reqRepoReader(unit.TypeCode), after the repository was found (so private ones stay 404). */
+export function codeRepoFromPath(
+  env: Env,
+  principal: Principal | undefined,
+  url: URL,
+  params: { owner: string; repo: string },
+): RepoContext {
+  const rc = repoFromPath(env, principal, url, params);
+  if (!rc.perm.canRead("code") && !rc.perm.isAdmin()) {
+    throw new Forbidden("user should have specific read permission or be a repo admin or a site admin");
+  }
+  return rc;
+}
+
+export function commitOptions(q: { stat?: string; files?: string; verification?: string } | undefined): CommitOptions {
+  return { stat: optionOn(q?.stat), files: optionOn(q?.files), verification: optionOn(q?.verification) };
+}
+
+export function addressOf(env: Env, rc: RepoContext) {
+  return repoAddress(env.settings, rc.owner.name, rc.repo.name);
+}
+
+export const commitOperations: AnyOperation[] = [
+  operation({
+    method: "GET",
+    path: "/repos/:owner/:repo/commits",
+    operationId: "repoGetAllCommits",
+    tag: "repository",
+    summary: "Get a list of all commits from a repository",
+    access: { scope: "repository", signIn: false },
+    params: RepoParams,
+    query: CommitListQuery,
+    responses: { 200: CommitList },
+    handler: async ({ env, principal, params, query, url, page }) => {
+      const rc = codeRepoFromPath(env, principal, url, params);
+      const p = page();
+      const result = await listCommits(
+        env,
+        rc,
+        { sha: query.sha, path: query.path, not: query.not, since: query.since, until: query.until, page: p.page, limit: p.limit },
+        commitOptions(query),
+      );
+      const address = addressOf(env, rc);
+      const items = result.items.map((c) => toAPICommit(env.settings, address, c, principal?.user));
+      const pageCount = Math.ceil(result.total / result.limit);
+      const headers = paginationHeaders(url, env.settings.server.rootUrl, result.total, {
+        page: result.page,
+        limit: result.limit,
+        offset: (result.page - 1) * result.limit,
+      });
+      // Kept by Gitea for backwards compatibility, and exposed to browsers like the others.
+      headers["X-Page"] = String(result.page);
+      headers["X-PerPage"] = String(result.limit);
+      headers["X-Total"] = String(result.total);
+      headers["X-PageCount"] = String(pageCount);
+      headers["X-HasMore"] = String(result.page < pageCount);
+      headers["Access-Control-Expose-Headers"] += ", X-Page, X-PerPage, X-Total, X-PageCount, X-HasMore";
+      return new Reply(200, items, headers);
+    },
+  }),
+  operation({
+    method: "GET",
+    path: "/repos/:owner/:repo/git/commits/:sha",
+    operationId: "repoGetSingleCommit",
+    tag: "repository",
+    summary: "Get a single commit from a repository",
+    access: { scope: "repository", signIn: false },
+    params: v.object({ ...RepoParams.entries, sha: v.string() }),
+    query: CommitOptionsQuery,
+    responses: { 200: Commit },
+    handler: async ({ env, principal, params, query, url }) => {
+      const rc = codeRepoFromPath(env, principal, url, params);
+      const view = await getCommit(env, rc, params.sha, commitOptions(query));
+      return toAPICommit(env.settings, addressOf(env, rc), view, principal?.user);
+    },
+  }),
+];
