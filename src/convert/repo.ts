@@ -2,7 +2,7 @@ import type { Settings } from "../config/settings.ts";
 import type { RepoRow, UserRow } from "../db/schema/index.ts";
 import type { RepoPermission } from "../services/repo/access.ts";
 import { toRFC3339 } from "../lib/time.ts";
-import { toAPIUserWithAccess, type APIUser } from "./user.ts";
+import { toAPIUser, toAPIUserWithAccess, type APIUser } from "./user.ts";
 
 export interface RepoView {
   repo: RepoRow;
@@ -11,6 +11,8 @@ export interface RepoView {
   topics: string[];
   /** The fork's parent, already converted (Gitea nests it one level). */
   parent?: object;
+  /** A transfer waiting for its recipient (Gitea's `repo_transfer`, only while pending). */
+  transfer?: { doer: UserRow; recipient: UserRow };
 }
 
 const GO_ZERO_TIME = "0001-01-01T00:00:00Z";
@@ -113,6 +115,16 @@ export function toAPIRepo(settings: Settings, view: RepoView) {
     mirror_interval: "",
     object_format_name: repo.objectFormat,
     mirror_updated: GO_ZERO_TIME,
+    // Gitea shows the transfer's users as an anonymous caller would see them; no teams without organizations.
+    ...(view.transfer
+      ? {
+          repo_transfer: {
+            doer: toAPIUser(settings, view.transfer.doer, undefined),
+            recipient: toAPIUser(settings, view.transfer.recipient, undefined),
+            teams: [] as { id: number; name: string }[],
+          },
+        }
+      : {}),
     topics: view.topics,
     licenses: [] as string[],
   };

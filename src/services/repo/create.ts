@@ -12,6 +12,7 @@ import { repoNameProblem } from "./names.ts";
 import { gitDirOf } from "./lookup.ts";
 import { selfCommand } from "./hook-command.ts";
 import { initialFiles } from "./templates/index.ts";
+import { watchRepo } from "./watch.ts";
 
 export interface CreateRepoInput {
   owner: UserRow;
@@ -78,7 +79,7 @@ export async function createRepo(env: Env, input: CreateRepoInput): Promise<Repo
       throw new Conflict("The repository with the same name already exists.");
     }
     repos.dropRedirect(tx, input.owner.id, input.name);
-    return repos.insertRepo(tx, {
+    const row = repos.insertRepo(tx, {
       ownerId: input.owner.id,
       ownerName: input.owner.name,
       name: input.name,
@@ -93,6 +94,9 @@ export async function createRepo(env: Env, input: CreateRepoInput): Promise<Repo
       createdUnix: now,
       updatedUnix: now,
     });
+    // Gitea's [service] AUTO_WATCH_NEW_REPOS (default true): the creator watches the new repository.
+    watchRepo(env, input.doer.id, row.id, tx);
+    return row;
   });
 
   const path = gitDirOf(env, input.owner, repo);

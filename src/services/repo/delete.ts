@@ -3,6 +3,7 @@ import type { Env } from "../env.ts";
 import { writeTx } from "../../db/client.ts";
 import type { RepoRow, UserRow } from "../../db/schema/index.ts";
 import * as repos from "../../models/repo.ts";
+import { clearRepoStars } from "../../models/star.ts";
 import { removeRepo } from "../../git/repo-init.ts";
 import { gitDirOf } from "./lookup.ts";
 
@@ -18,6 +19,7 @@ export function deleteRepo(env: Env, owner: UserRow, repo: RepoRow): void {
   try {
     writeTx(env.db, (tx) => {
       if (repo.isFork && repo.forkId) repos.incrementForks(tx, repo.forkId, -1);
+      clearRepoStars(tx, repo.id);
       repos.deleteRepoRow(tx, repo.id);
     });
   } catch (err) {

@@ -4,6 +4,7 @@ import { writeTx } from "../../db/client.ts";
 import type { NewRepoRow } from "../../db/schema/index.ts";
 import * as repos from "../../models/repo.ts";
 import * as branchModel from "../../models/branch.ts";
+import { clearRepoStars } from "../../models/star.ts";
 import { Invalid } from "../../lib/errors.ts";
 import { nowUnix } from "../../lib/time.ts";
 import { moveRepo, setHead } from "../../git/repo-init.ts";
@@ -189,6 +190,8 @@ export async function editRepo(env: Env, rc: RepoContext, input: EditRepoInput):
         throw new Invalid(`repository already exists [uname: ${owner.name}, name: ${rename.toLowerCase()}]`);
       }
       repos.updateRepo(tx, repo.id, patch);
+      // Gitea clears the stars of a repository that becomes private.
+      if (patch.isPrivate && !repo.isPrivate) clearRepoStars(tx, repo.id);
       if (rename) {
         repos.dropRedirect(tx, owner.id, rename);
         repos.putRedirect(tx, owner.id, repo.name, repo.id);

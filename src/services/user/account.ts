@@ -5,6 +5,8 @@ import { deleteAllOwnedRepos, ownsRepos } from "../repo/delete.ts";
 import { UserType, type NewUserRow, type UserRow } from "../../db/schema/index.ts";
 import * as users from "../../models/user.ts";
 import * as emails from "../../models/email.ts";
+import { clearUserStars } from "../../models/star.ts";
+import { clearUserWatches } from "../../models/watch.ts";
 import { hashPassword, PASSWORD_ALGO } from "../../crypto/password.ts";
 import { BadRequest, Invalid, NotFound } from "../../lib/errors.ts";
 import { nowUnix } from "../../lib/time.ts";
@@ -196,6 +198,8 @@ export function deleteUser(env: Env, doer: UserRow | undefined, target: UserRow,
     if (target.isAdmin && target.isActive && users.countAdmins(tx) <= 1) {
       throw new Invalid(`can not delete the last admin user [uid: ${target.id}]`);
     }
+    clearUserStars(tx, target.id);
+    clearUserWatches(tx, target.id);
     users.deleteUserRow(tx, target.id);
   });
 }

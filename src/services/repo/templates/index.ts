@@ -2,6 +2,9 @@ import type { UserRow } from "../../../db/schema/index.ts";
 import type { FileWrite } from "../../../git/commit-files.ts";
 import { BadRequest, Invalid } from "../../../lib/errors.ts";
 import { GITIGNORE_TEMPLATES } from "./gitignore.ts";
+import { LABEL_TEMPLATES, type LabelTemplate } from "./labels.ts";
+
+export type { LabelTemplate } from "./labels.ts";
 
 export type LicenseEntry = { name: string; url?: string; osiApproved: boolean; licenseText: string };
 
@@ -18,21 +21,54 @@ export const README_TEMPLATES: Record<string, string> = {
   Default: "# {Name}\n\n{Description}",
 };
 
+/** Go's sort.Strings: by code unit, so upper case sorts before lower case ("Zig" before "macOS"). */
+const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Gitea's util.PathJoinRelX for a template name from a URL: slashes normalised, `.` and `..`
+ * resolved without ever leaving the root ("../Go" is "Go").
+ */
+export function cleanTemplateName(name: string): string {
+  const out: string[] = [];
+  for (const part of name.replaceAll("\\", "/").split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") out.pop();
+    else out.push(part);
+  }
+  return out.join("/");
+}
+
 export function gitignoreNames(): string[] {
-  return Object.keys(GITIGNORE_TEMPLATES).sort((a, b) => a.localeCompare(b));
+  return Object.keys(GITIGNORE_TEMPLATES).sort(byCodeUnit);
 }
 
 export function gitignoreTemplate(name: string): string | undefined {
-  return GITIGNORE_TEMPLATES[name];
+  return Object.hasOwn(GITIGNORE_TEMPLATES, name) ? GITIGNORE_TEMPLATES[name] : undefined;
 }
 
-export async function licenseKeys(): Promise<string[]> {
-  return Object.keys(await loadLicenses()).sort((a, b) => a.localeCompare(b));
+/** `[repository] PREFERRED_LICENSES`, Gitea's default: listed first, in this order. */
+export const PREFERRED_LICENSES = ["Apache-2.0", "MIT"];
+
+/** License keys as Gitea lists them: the preferred ones first, then the rest by code unit. */
+export async function licenseKeys(preferred: string[] = PREFERRED_LICENSES): Promise<string[]> {
+  const all = Object.keys(await loadLicenses()).sort(byCodeUnit);
+  const lower = new Set(preferred.map((p) => p.toLowerCase()));
+  const first = preferred.filter((p) => all.some((k) => k.toLowerCase() === p.toLowerCase()));
+  return [...first, ...all.filter((k) => !lower.has(k.toLowerCase()))];
 }
 
 export async function licenseEntry(key: string): Promise<LicenseEntry | undefined> {
   const all = await loadLicenses();
   return Object.hasOwn(all, key) ? all[key] : undefined;
+}
+
+export function labelTemplateNames(): string[] {
+  return Object.keys(LABEL_TEMPLATES).sort(byCodeUnit);
+}
+
+/** A label set by display name (Gitea's LoadTemplateLabelsByDisplayName), for GET /label/templates/{name} and `issue_labels`. */
+export function labelTemplate(name: string): LabelTemplate[] | undefined {
+  return Object.hasOwn(LABEL_TEMPLATES, name) ? LABEL_TEMPLATES[name] : undefined;
 }
 
 /** Fills the copyright placeholders SPDX texts use with the year and the owner's name. */

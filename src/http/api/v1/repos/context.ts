@@ -3,6 +3,7 @@ import type { Env } from "../../../../services/env.ts";
 import { RepoMoved, resolveRepo, resolveRepoById, repoTopics, type RepoContext } from "../../../../services/repo/lookup.ts";
 import { Forbidden, Redirect } from "../../../../lib/errors.ts";
 import { toAPIRepo } from "../../../../convert/repo.ts";
+import { pendingTransferOf } from "../../../../services/repo/transfer.ts";
 
 /**
  * The repository named by `{owner}/{repo}` in the path, as the doer may see it: 404 when it
@@ -45,5 +46,10 @@ export function repoJson(env: Env, rc: RepoContext, principal: Principal | undef
       parent = undefined;
     }
   }
-  return toAPIRepo(env.settings, { ...rc, topics: repoTopics(env, rc.repo.id), parent });
+  return toAPIRepo(env.settings, {
+    ...rc,
+    topics: repoTopics(env, rc.repo.id),
+    parent,
+    transfer: pendingTransferOf(env, rc.repo.id),
+  });
 }

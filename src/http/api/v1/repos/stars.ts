@@ -1,3 +1,132 @@
-import type { AnyOperation } from "../../../route.ts";
+import * as v from "valibot";
+import { operation, reply, type AnyOperation } from "../../../route.ts";
+import { PageQuery, UsernameParams } from "../../../schemas/common.ts";
+import { RepoParams, Repository } from "../../../schemas/repo.ts";
+import { User } from "../../../schemas/user.ts";
+import { toAPIRepo } from "../../../../convert/repo.ts";
+import { toAPIUser } from "../../../../convert/user.ts";
+import {
+  isStarring,
+  listStargazers,
+  listStarredRepos,
+  starRepo,
+  unstarRepo,
+  userForListing,
+} from "../../../../services/repo/stars.ts";
+import { withContext } from "../../../../services/repo/list.ts";
+import { topicsOfRepos } from "../../../../services/repo/topics.ts";
+import { NotFound } from "../../../../lib/errors.ts";
+import type { RepoRow, UserRow } from "../../../../db/schema/index.ts";
+import type { Env } from "../../../../services/env.ts";
+import type { Principal } from "../../../../auth/principal.ts";
+import { repoFromPath } from "./context.ts";
+import { totalOnly } from "./collaborators.ts";
 
-export const starOperations: AnyOperation[] = [];
+/** Repository JSON for a user's starred or watched list: permissions are that user's, as in Gitea. */
+export function reposAsSeenBy(env: Env, user: UserRow, rows: RepoRow[]) {
+  const topics = topicsOfRepos(env, rows.map((r) => r.id));
+  return withContext(env, user, rows).map((rc) => toAPIRepo(env.settings, { ...rc, topics: topics.get(rc.repo.id) ?? [] }));
+}
+
+/** The `{username}` of /users/{username}/starred|subscriptions (see userForListing). */
+export function listedUser(env: Env, principal: Principal | undefined, username: string): UserRow {
+  return userForListing(env, principal?.user, principal?.scope?.publicOnly ?? false, username);
+}
+
+export const starOperations: AnyOperation[] = [
+  operation({
+    method: "GET",
+    path: "/repos/:owner/:repo/stargazers",
+    operationId: "repoListStargazers",
+    tag: "repository",
+    summary: "List a repo's stargazers",
+    access: { scope: "repository", signIn: false },
+    params: RepoParams,
+    query: PageQuery,
+    responses: { 200: v.array(User) },
+    handler: (ctx) => {
+      const rc = repoFromPath(ctx.env, ctx.principal, ctx.url, ctx.params);
+      const { rows, total } = listStargazers(ctx.env, rc.repo, ctx.page());
+      return totalOnly(rows.map((u) => toAPIUser(ctx.env.settings, u, ctx.principal?.user)), total);
+    },
+  }),
+  operation({
+    method: "GET",
+    path: "/user/starred",
+    operationId: "userCurrentListStarred",
+    tag: "user",
+    summary: "The repos that the authenticated user has starred",
+    access: { scope: ["user", "repository"], signIn: true },
+    query: PageQuery,
+    responses: { 200: v.array(Repository) },
+    handler: (ctx) => {
+      const doer = ctx.principal!.user;
+      const publicOnly = ctx.principal!.scope?.publicOnly ?? false;
+      const { rows, total } = listStarredRepos(ctx.env, doer, !publicOnly, ctx.page());
+      return totalOnly(reposAsSeenBy(ctx.env, doer, rows), total);
+    },
+  }),
+  operation({
+    method: "GET",
+    path: "/user/starred/:owner/:repo",
+    operationId: "userCurrentCheckStarring",
+    tag: "user",
+    summary: "Whether the authenticated is starring the repo",
+    access: { scope: ["user", "repository"], signIn: true },
+    params: RepoParams,
+    responses: { 204: null },
+    handler: ({ env, principal, url, params }) => {
+      const rc = repoFromPath(env, principal, url, params);
+      if (!isStarring(env, principal!.user, rc.repo)) throw new NotFound();
+      return reply.noContent();
+    },
+  }),
+  operation({
+    method: "PUT",
+    path: "/user/starred/:owner/:repo",
+    operationId: "userCurrentPutStar",
+    tag: "user",
+    summary: "Star the given repo",
+    access: { scope: ["user", "repository"], signIn: true },
+    params: RepoParams,
+    responses: { 204: null },
+    handler: ({ env, principal, url, params }) => {
+      const rc = repoFromPath(env, principal, url, params);
+      starRepo(env, principal!.user, rc.repo);
+      return reply.noContent();
+    },
+  }),
+  operation({
+    method: "DELETE",
+    path: "/user/starred/:owner/:repo",
+    operationId: "userCurrentDeleteStar",
+    tag: "user",
+    summary: "Unstar the given repo",
+    access: { scope: ["user", "repository"], signIn: true },
+    params: RepoParams,
+    responses: { 204: null },
+    handler: ({ env, principal, url, params }) => {
+      const rc = repoFromPath(env, principal, url, params);
+      unstarRepo(env, principal!.user, rc.repo);
+      return reply.noContent();
+    },
+  }),
+  operation({
+    method: "GET",
+    path: "/users/:username/starred",
+    operationId: "userListStarred",
+    tag: "user",
+    summary: "The repos that the given user has starred",
+    access: { scope: "user", signIn: true },
+    params: UsernameParams,
+    query: PageQuery,
+    responses: { 200: v.array(Repository) },
+    handler: (ctx) => {
+      const user = listedUser(ctx.env, ctx.principal, ctx.params.username);
+      const doer = ctx.principal!.user;
+      const own = user.id === doer.id && !ctx.principal!.scope?.publicOnly;
+      const { rows, total } = listStarredRepos(ctx.env, user, own, ctx.page());
+      return totalOnly(reposAsSeenBy(ctx.env, user, rows), total);
+    },
+  }),
+];

@@ -1,3 +1,130 @@
-import type { AnyOperation } from "../../../route.ts";
+import * as v from "valibot";
+import { operation, reply, type AnyOperation } from "../../../route.ts";
+import { PageQuery, UsernameParams } from "../../../schemas/common.ts";
+import { RepoParams, Repository } from "../../../schemas/repo.ts";
+import { User } from "../../../schemas/user.ts";
+import { WatchInfo } from "../../../schemas/repo-social.ts";
+import { repoLinks } from "../../../../convert/repo.ts";
+import { toAPIUser } from "../../../../convert/user.ts";
+import { isWatching, listWatchedRepos, listWatchers, unwatchRepo, watchRepo } from "../../../../services/repo/watch.ts";
+import { NotFound } from "../../../../lib/errors.ts";
+import { toRFC3339 } from "../../../../lib/time.ts";
+import type { Env } from "../../../../services/env.ts";
+import type { RepoContext } from "../../../../services/repo/lookup.ts";
+import { repoFromPath } from "./context.ts";
+import { requireToken, totalOnly } from "./collaborators.ts";
+import { listedUser, reposAsSeenBy } from "./stars.ts";
 
-export const watchOperations: AnyOperation[] = [];
+/** Gitea's WatchInfo: `created_at` is the repository's creation time, not the watch's. */
+function watchInfo(env: Env, rc: RepoContext) {
+  const api = repoLinks(env.settings, rc.owner.name, rc.repo.name).url;
+  return {
+    subscribed: true,
+    ignored: false,
+    reason: null,
+    created_at: toRFC3339(rc.repo.createdUnix),
+    url: `${api}/subscription`,
+    repository_url: api,
+  };
+}
+
+export const watchOperations: AnyOperation[] = [
+  operation({
+    method: "GET",
+    path: "/repos/:owner/:repo/subscribers",
+    operationId: "repoListSubscribers",
+    tag: "repository",
+    summary: "List a repo's watchers",
+    access: { scope: "repository", signIn: false },
+    params: RepoParams,
+    query: PageQuery,
+    responses: { 200: v.array(User) },
+    handler: (ctx) => {
+      const rc = repoFromPath(ctx.env, ctx.principal, ctx.url, ctx.params);
+      const { rows, total } = listWatchers(ctx.env, rc.repo, ctx.page());
+      return totalOnly(rows.map((u) => toAPIUser(ctx.env.settings, u, ctx.principal?.user)), total);
+    },
+  }),
+  operation({
+    method: "GET",
+    path: "/repos/:owner/:repo/subscription",
+    operationId: "userCurrentCheckSubscription",
+    tag: "repository",
+    summary: "Check if the current user is watching a repo",
+    access: { scope: "repository", signIn: false },
+    params: RepoParams,
+    responses: { 200: WatchInfo },
+    handler: ({ env, principal, url, params }) => {
+      const rc = repoFromPath(env, principal, url, params);
+      requireToken(principal);
+      if (!isWatching(env, principal.user, rc.repo)) throw new NotFound();
+      return watchInfo(env, rc);
+    },
+  }),
+  operation({
+    method: "PUT",
+    path: "/repos/:owner/:repo/subscription",
+    operationId: "userCurrentPutSubscription",
+    tag: "repository",
+    summary: "Watch a repo",
+    access: { scope: "repository", signIn: false },
+    params: RepoParams,
+    responses: { 200: WatchInfo },
+    handler: ({ env, principal, url, params }) => {
+      const rc = repoFromPath(env, principal, url, params);
+      requireToken(principal);
+      watchRepo(env, principal.user.id, rc.repo.id);
+      return watchInfo(env, rc);
+    },
+  }),
+  operation({
+    method: "DELETE",
+    path: "/repos/:owner/:repo/subscription",
+    operationId: "userCurrentDeleteSubscription",
+    tag: "repository",
+    summary: "Unwatch a repo",
+    access: { scope: "repository", signIn: false },
+    params: RepoParams,
+    responses: { 204: null },
+    handler: ({ env, principal, url, params }) => {
+      const rc = repoFromPath(env, principal, url, params);
+      requireToken(principal);
+      unwatchRepo(env, principal.user.id, rc.repo.id);
+      return reply.noContent();
+    },
+  }),
+  operation({
+    method: "GET",
+    path: "/user/subscriptions",
+    operationId: "userCurrentListSubscriptions",
+    tag: "user",
+    summary: "List repositories watched by the authenticated user",
+    access: { scope: "user", signIn: true },
+    query: PageQuery,
+    responses: { 200: v.array(Repository) },
+    handler: (ctx) => {
+      const doer = ctx.principal!.user;
+      const publicOnly = ctx.principal!.scope?.publicOnly ?? false;
+      const { rows, total } = listWatchedRepos(ctx.env, doer, !publicOnly, ctx.page());
+      return totalOnly(reposAsSeenBy(ctx.env, doer, rows), total);
+    },
+  }),
+  operation({
+    method: "GET",
+    path: "/users/:username/subscriptions",
+    operationId: "userListSubscriptions",
+    tag: "user",
+    summary: "List the repositories watched by a user",
+    access: { scope: "user", signIn: true },
+    params: UsernameParams,
+    query: PageQuery,
+    responses: { 200: v.array(Repository) },
+    handler: (ctx) => {
+      const user = listedUser(ctx.env, ctx.principal, ctx.params.username);
+      const doer = ctx.principal!.user;
+      const own = user.id === doer.id && !ctx.principal!.scope?.publicOnly;
+      const { rows, total } = listWatchedRepos(ctx.env, user, own, ctx.page());
+      return totalOnly(reposAsSeenBy(ctx.env, user, rows), total);
+    },
+  }),
+];

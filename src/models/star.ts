@@ -1,0 +1,147 @@
+import { and, asc, count, eq, inArray, or, sql, type SQL } from "drizzle-orm";
+import type { Tx } from "../db/client.ts";
+import { collaborations, repositories, stars, users, type RepoRow, type UserRow } from "../db/schema/index.ts";
+
+/**
+ * Which repositories a listing may show: `viewerId` undefined is the anonymous view (public
+ * repositories of owners whose visibility is in `visibleOwnerVisibilities`); a viewer also sees what
+ * they own or collaborate on; `seeAll` (site admins) sees everything.
+ */
+export interface RepoView {
+  viewerId?: number;
+  seeAll: boolean;
+  visibleOwnerVisibilities: number[];
+}
+
+/** The SQL condition for `view` on the repository table (shared with watch.ts). */
+export function repoVisibleCondition(view: RepoView): SQL | undefined {
+  if (view.seeAll) return undefined;
+  const publicRepos = and(
+    eq(repositories.isPrivate, false),
+    view.visibleOwnerVisibilities.length
+      ? inArray(
+          repositories.ownerId,
+          sql`(SELECT ${users.id} FROM ${users} WHERE ${inArray(users.visibility, view.visibleOwnerVisibilities)})`,
+        )
+      : sql`0`,
+  );
+  if (view.viewerId === undefined) return publicRepos;
+  return or(
+    publicRepos,
+    eq(repositories.ownerId, view.viewerId),
+    inArray(
+      repositories.id,
+      sql`(SELECT ${collaborations.repoId} FROM ${collaborations} WHERE ${collaborations.userId} = ${view.viewerId})`,
+    ),
+  );
+}
+
+export function isStarring(tx: Tx, uid: number, repoId: number): boolean {
+  return (
+    tx
+      .select({ uid: stars.uid })
+      .from(stars)
+      .where(and(eq(stars.uid, uid), eq(stars.repoId, repoId)))
+      .get() !== undefined
+  );
+}
+
+/** Stars a repository; both counters move with the row. False when it was already starred. */
+export function addStar(tx: Tx, uid: number, repoId: number, unix: number): boolean {
+  const inserted = tx.insert(stars).values({ uid, repoId, createdUnix: unix }).onConflictDoNothing().returning().all();
+  if (inserted.length === 0) return false;
+  tx.update(repositories)
+    .set({ numStars: sql`${repositories.numStars} + 1` })
+    .where(eq(repositories.id, repoId))
+    .run();
+  tx.update(users)
+    .set({ numStars: sql`${users.numStars} + 1` })
+    .where(eq(users.id, uid))
+    .run();
+  return true;
+}
+
+/** Unstars a repository; false when it was not starred. */
+export function removeStar(tx: Tx, uid: number, repoId: number): boolean {
+  const removed = tx
+    .delete(stars)
+    .where(and(eq(stars.uid, uid), eq(stars.repoId, repoId)))
+    .returning()
+    .all();
+  if (removed.length === 0) return false;
+  tx.update(repositories)
+    .set({ numStars: sql`max(${repositories.numStars} - 1, 0)` })
+    .where(eq(repositories.id, repoId))
+    .run();
+  tx.update(users)
+    .set({ numStars: sql`max(${users.numStars} - 1, 0)` })
+    .where(eq(users.id, uid))
+    .run();
+  return true;
+}
+
+/**
+ * Gitea's ClearRepoStars: every star of a repository goes, and each starrer's count drops. Used
+ * when a repository becomes private, and before a repository is deleted (the rows would cascade
+ * away, but the users' counters would not).
+ */
+export function clearRepoStars(tx: Tx, repoId: number): void {
+  tx.update(users)
+    .set({ numStars: sql`max(${users.numStars} - 1, 0)` })
+    .where(inArray(users.id, sql`(SELECT ${stars.uid} FROM ${stars} WHERE ${stars.repoId} = ${repoId})`))
+    .run();
+  tx.update(repositories).set({ numStars: 0 }).where(eq(repositories.id, repoId)).run();
+  tx.delete(stars).where(eq(stars.repoId, repoId)).run();
+}
+
+/** The counterpart for a deleted account: the repositories it starred lose its star. */
+export function clearUserStars(tx: Tx, uid: number): void {
+  tx.update(repositories)
+    .set({ numStars: sql`max(${repositories.numStars} - 1, 0)` })
+    .where(inArray(repositories.id, sql`(SELECT ${stars.repoId} FROM ${stars} WHERE ${stars.uid} = ${uid})`))
+    .run();
+  tx.update(users).set({ numStars: 0 }).where(eq(users.id, uid)).run();
+  tx.delete(stars).where(eq(stars.uid, uid)).run();
+}
+
+/** The users who starred a repository, by user id. */
+export function listStargazers(tx: Tx, repoId: number, offset: number, limit: number): UserRow[] {
+  return tx
+    .select({ user: users })
+    .from(stars)
+    .innerJoin(users, eq(users.id, stars.uid))
+    .where(eq(stars.repoId, repoId))
+    .orderBy(asc(users.id))
+    .limit(limit)
+    .offset(offset)
+    .all()
+    .map((r) => r.user);
+}
+
+/** The repositories `uid` starred that `view` may see, by repository id. */
+export function listStarredRepos(
+  tx: Tx,
+  uid: number,
+  view: RepoView,
+  offset: number,
+  limit: number,
+): { rows: RepoRow[]; total: number } {
+  const where = and(eq(stars.uid, uid), repoVisibleCondition(view));
+  const rows = tx
+    .select({ repo: repositories })
+    .from(stars)
+    .innerJoin(repositories, eq(repositories.id, stars.repoId))
+    .where(where)
+    .orderBy(asc(repositories.id))
+    .limit(limit)
+    .offset(offset)
+    .all()
+    .map((r) => r.repo);
+  const total = tx
+    .select({ n: count() })
+    .from(stars)
+    .innerJoin(repositories, eq(repositories.id, stars.repoId))
+    .where(where)
+    .get()!.n;
+  return { rows, total };
+}

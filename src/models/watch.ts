@@ -1,0 +1,90 @@
+import { and, asc, count, eq, sql } from "drizzle-orm";
+import type { Tx } from "../db/client.ts";
+import { repositories, watches, users, type RepoRow, type UserRow } from "../db/schema/index.ts";
+import { repoVisibleCondition, type RepoView } from "./star.ts";
+
+export function isWatching(tx: Tx, uid: number, repoId: number): boolean {
+  return (
+    tx
+      .select({ uid: watches.uid })
+      .from(watches)
+      .where(and(eq(watches.uid, uid), eq(watches.repoId, repoId)))
+      .get() !== undefined
+  );
+}
+
+/** Watches a repository; `num_watches` moves with the row. False when it was already watched. */
+export function addWatch(tx: Tx, uid: number, repoId: number, unix: number): boolean {
+  const inserted = tx.insert(watches).values({ uid, repoId, createdUnix: unix }).onConflictDoNothing().returning().all();
+  if (inserted.length === 0) return false;
+  tx.update(repositories)
+    .set({ numWatches: sql`${repositories.numWatches} + 1` })
+    .where(eq(repositories.id, repoId))
+    .run();
+  return true;
+}
+
+export function removeWatch(tx: Tx, uid: number, repoId: number): boolean {
+  const removed = tx
+    .delete(watches)
+    .where(and(eq(watches.uid, uid), eq(watches.repoId, repoId)))
+    .returning()
+    .all();
+  if (removed.length === 0) return false;
+  tx.update(repositories)
+    .set({ numWatches: sql`max(${repositories.numWatches} - 1, 0)` })
+    .where(eq(repositories.id, repoId))
+    .run();
+  return true;
+}
+
+/** The users watching a repository, by user id. */
+export function listWatchers(tx: Tx, repoId: number, offset: number, limit: number): UserRow[] {
+  return tx
+    .select({ user: users })
+    .from(watches)
+    .innerJoin(users, eq(users.id, watches.uid))
+    .where(eq(watches.repoId, repoId))
+    .orderBy(asc(users.id))
+    .limit(limit)
+    .offset(offset)
+    .all()
+    .map((r) => r.user);
+}
+
+/** The repositories `uid` watches that `view` may see, by repository id. */
+export function listWatchedRepos(
+  tx: Tx,
+  uid: number,
+  view: RepoView,
+  offset: number,
+  limit: number,
+): { rows: RepoRow[]; total: number } {
+  const where = and(eq(watches.uid, uid), repoVisibleCondition(view));
+  const rows = tx
+    .select({ repo: repositories })
+    .from(watches)
+    .innerJoin(repositories, eq(repositories.id, watches.repoId))
+    .where(where)
+    .orderBy(asc(repositories.id))
+    .limit(limit)
+    .offset(offset)
+    .all()
+    .map((r) => r.repo);
+  const total = tx
+    .select({ n: count() })
+    .from(watches)
+    .innerJoin(repositories, eq(repositories.id, watches.repoId))
+    .where(where)
+    .get()!.n;
+  return { rows, total };
+}
+
+/** For a deleted account: the repositories it watched lose its watch (the rows would cascade, the counters not). */
+export function clearUserWatches(tx: Tx, uid: number): void {
+  tx.update(repositories)
+    .set({ numWatches: sql`max(${repositories.numWatches} - 1, 0)` })
+    .where(sql`${repositories.id} IN (SELECT ${watches.repoId} FROM ${watches} WHERE ${watches.uid} = ${uid})`)
+    .run();
+  tx.delete(watches).where(eq(watches.uid, uid)).run();
+}

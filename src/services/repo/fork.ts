@@ -1,0 +1,157 @@
+import type { Env } from "../env.ts";
+import { writeTx } from "../../db/client.ts";
+import { Visibility, type RepoRow, type UserRow } from "../../db/schema/index.ts";
+import * as repos from "../../models/repo.ts";
+import * as branchModel from "../../models/branch.ts";
+import * as watchModel from "../../models/watch.ts";
+import { Conflict, Invalid } from "../../lib/errors.ts";
+import { nowUnix } from "../../lib/time.ts";
+import { removeRepo } from "../../git/repo-init.ts";
+import { forkBareRepo, repoDirExists } from "../../git/fork.ts";
+import { readBranchHeads } from "../../git/refs.ts";
+import { repoNameProblem } from "./names.ts";
+import { gitDirOf, type RepoContext } from "./lookup.ts";
+import { selfCommand } from "./hook-command.ts";
+import { repoLimit } from "./create.ts";
+import type { Paging } from "./list.ts";
+
+export interface ForkInput {
+  doer: UserRow;
+  source: RepoContext;
+  /** Name of the fork; the source's name when not given. */
+  name?: string;
+  /** Gitea's CreateForkOption.organization: organizations do not exist in hearth yet. */
+  organization?: string;
+}
+
+/**
+ * Gitea's CanForkRepoIn: with `[repository] ALLOW_FORK_WITHOUT_MAXIMUM_LIMIT` (the default) forks
+ * do not count against the creation limit; otherwise the limit applies as for a new repository,
+ * and a fork past it is a 409 quoting the owner's own limit, as Gitea words it.
+ */
+function checkForkLimit(env: Env, doer: UserRow, owner: UserRow): void {
+  if (env.settings.repository.allowForkWithoutMaximumLimit || doer.isAdmin) return;
+  const limit = repoLimit(env, owner);
+  if (limit >= 0 && repos.countOwnedRepos(env.db, owner.id) >= limit) {
+    throw new Conflict(`user has reached maximum limit of repositories [limit: ${owner.maxRepoCreation}]`);
+  }
+}
+
+function existingFork(env: Env, sourceId: number, ownerId: number): RepoRow | undefined {
+  return repos.listRepos(env.db, {
+    ownerId,
+    forkOf: sourceId,
+    seeAll: true,
+    visibleOwnerVisibilities: [],
+    sort: "id",
+    descending: false,
+    offset: 0,
+    limit: 1,
+  }).rows[0];
+}
+
+/**
+ * Forks a repository for the doer: a new row (fork of the source, code and pull requests only,
+ * description and visibility of the source) and a bare repository with all its branches and tags,
+ * or neither. The source's fork counter and the fork's watch by the doer move with the row.
+ */
+export async function forkRepo(env: Env, input: ForkInput): Promise<RepoRow> {
+  const { doer, source } = input;
+  if (input.organization !== undefined) {
+    throw new Invalid(`org does not exist [id: 0, name: ${input.organization}]`);
+  }
+  const owner = doer;
+  const name = input.name ?? source.repo.name;
+  checkForkLimit(env, doer, owner);
+  const already = existingFork(env, source.repo.id, owner.id);
+  if (already) {
+    throw new Conflict(
+      `repository is already forked by user [uname: ${owner.name}, repo path: ${source.owner.name}/${source.repo.name}, fork path: ${owner.name}/${already.name}]`,
+    );
+  }
+  const problem = repoNameProblem(name);
+  if (problem) throw new Invalid(problem);
+
+  const now = nowUnix();
+  const src = source.repo;
+  const fork = writeTx(env.db, (tx) => {
+    if (repos.getRepoByOwner(tx, owner.id, name)) {
+      throw new Conflict(`repository already exists [uname: ${owner.name}, name: ${name}]`);
+    }
+    repos.dropRedirect(tx, owner.id, name);
+    const row = repos.insertRepo(tx, {
+      ownerId: owner.id,
+      ownerName: owner.name,
+      name,
+      lowerName: name.toLowerCase(),
+      description: src.description,
+      defaultBranch: src.defaultBranch,
+      objectFormat: src.objectFormat,
+      isPrivate: src.isPrivate || source.owner.visibility === Visibility.Private,
+      isEmpty: src.isEmpty,
+      isFork: true,
+      forkId: src.id,
+      size: src.size,
+      // Gitea gives a fork the code and pull request units only.
+      hasCode: true,
+      hasPullRequests: true,
+      hasIssues: false,
+      hasWiki: false,
+      hasProjects: false,
+      hasReleases: false,
+      hasPackages: false,
+      hasActions: false,
+      createdUnix: now,
+      updatedUnix: now,
+    });
+    repos.incrementForks(tx, src.id, 1);
+    watchModel.addWatch(tx, doer.id, row.id, now);
+    return row;
+  });
+
+  const cleanup = () =>
+    writeTx(env.db, (tx) => {
+      repos.incrementForks(tx, src.id, -1);
+      repos.deleteRepoRow(tx, fork.id);
+    });
+  const path = gitDirOf(env, owner, fork);
+  if (repoDirExists(path)) {
+    cleanup();
+    throw new Conflict(`repository files already exist [uname: ${owner.name}, name: ${name}]`);
+  }
+  try {
+    await forkBareRepo(gitDirOf(env, source.owner, src), path, {
+      defaultBranch: src.defaultBranch,
+      objectFormat: src.objectFormat === "sha256" ? "sha256" : "sha1",
+      hookCommand: selfCommand(),
+    });
+    const heads = await readBranchHeads(path);
+    return writeTx(env.db, (tx) => {
+      branchModel.replaceBranches(
+        tx,
+        fork.id,
+        heads.map((h) => ({ name: h.name, commitId: h.commitId, commitMessage: h.subject, commitUnix: h.commitUnix, pusherId: doer.id })),
+        now,
+      );
+      return repos.getRepoById(tx, fork.id)!;
+    });
+  } catch (err) {
+    removeRepo(path);
+    cleanup();
+    throw err;
+  }
+}
+
+/** GET /repos/{o}/{r}/forks: the forks `viewer` may see (site admins: all), oldest first. */
+export function listForks(env: Env, viewer: UserRow | undefined, repo: RepoRow, page: Paging) {
+  const visible = !viewer ? [Visibility.Public] : viewer.isRestricted ? [] : [Visibility.Public, Visibility.Limited];
+  return repos.listRepos(env.db, {
+    forkOf: repo.id,
+    viewerId: viewer?.id,
+    seeAll: viewer?.isAdmin ?? false,
+    visibleOwnerVisibilities: visible,
+    sort: "id",
+    descending: false,
+    ...page,
+  });
+}

@@ -1,0 +1,61 @@
+import type { Env } from "../env.ts";
+import { writeTx } from "../../db/client.ts";
+import { Visibility, type RepoRow, type UserRow } from "../../db/schema/index.ts";
+import * as starModel from "../../models/star.ts";
+import * as users from "../../models/user.ts";
+import { nowUnix } from "../../lib/time.ts";
+import { Forbidden, NotFound } from "../../lib/errors.ts";
+import { requireUser } from "../user/account.ts";
+import { canSeeUser } from "../user/profile.ts";
+import type { Paging } from "./list.ts";
+
+/**
+ * The repositories a listing of `user`'s stars or watches may show. With `includePrivate` (the
+ * user looking at their own list) it is what the user can access; otherwise what anyone can see.
+ */
+export function listingView(user: UserRow, includePrivate: boolean): starModel.RepoView {
+  if (!includePrivate) return { seeAll: false, visibleOwnerVisibilities: [Visibility.Public] };
+  if (user.isAdmin) return { viewerId: user.id, seeAll: true, visibleOwnerVisibilities: [] };
+  if (user.isRestricted) return { viewerId: user.id, seeAll: false, visibleOwnerVisibilities: [] };
+  return { viewerId: user.id, seeAll: false, visibleOwnerVisibilities: [Visibility.Public, Visibility.Limited] };
+}
+
+export function isStarring(env: Env, user: UserRow, repo: RepoRow): boolean {
+  return starModel.isStarring(env.db, user.id, repo.id);
+}
+
+/** Stars `repo` for `user` (idempotent); the repository's and the user's counters move in the same transaction. */
+export function starRepo(env: Env, user: UserRow, repo: RepoRow): void {
+  writeTx(env.db, (tx) => starModel.addStar(tx, user.id, repo.id, nowUnix()));
+}
+
+export function unstarRepo(env: Env, user: UserRow, repo: RepoRow): void {
+  writeTx(env.db, (tx) => starModel.removeStar(tx, user.id, repo.id));
+}
+
+/** GET /repos/{o}/{r}/stargazers: the page, and Gitea's total (the repository's counter). */
+export function listStargazers(env: Env, repo: RepoRow, page: Paging): { rows: UserRow[]; total: number } {
+  return { rows: starModel.listStargazers(env.db, repo.id, page.offset, page.limit), total: repo.numStars };
+}
+
+/**
+ * The repositories `user` starred. Gitea reports the user's star counter as the total, whatever
+ * the filter hides.
+ */
+export function listStarredRepos(env: Env, user: UserRow, includePrivate: boolean, page: Paging): { rows: RepoRow[]; total: number } {
+  const { rows } = starModel.listStarredRepos(env.db, user.id, listingView(user, includePrivate), page.offset, page.limit);
+  const fresh = users.getUserById(env.db, user.id);
+  return { rows, total: fresh?.numStars ?? user.numStars };
+}
+
+/**
+ * The `{username}` of /users/{username}/starred|subscriptions: Gitea's user assignment (404 for an
+ * unknown user) and public-only token check, plus (unlike Gitea, whose route group lacks it) the
+ * profile-visibility check, so a private account's lists stay private.
+ */
+export function userForListing(env: Env, viewer: UserRow | undefined, publicOnly: boolean, username: string): UserRow {
+  const user = requireUser(env, username);
+  if (!canSeeUser(user, viewer)) throw new NotFound("The target couldn't be found.");
+  if (publicOnly && user.visibility !== Visibility.Public) throw new Forbidden("token scope is limited to public users");
+  return user;
+}
