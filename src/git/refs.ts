@@ -1,5 +1,4 @@
-import * as fs from "node:fs";
-import iso from "isomorphic-git";
+import { git } from "./exec.ts";
 
 /** A branch head as the database records it. */
 export interface BranchHead {
@@ -10,38 +9,31 @@ export interface BranchHead {
   commitUnix: number;
 }
 
+const FORMAT = "%(refname)%00%(objectname)%00%(committerdate:unix)%00%(contents:subject)";
+
 /**
- * Reads branches and their head commits in-process with isomorphic-git: no process per ref,
- * which matters for the full synchronisation of a repository with many branches.
+ * Reads branch heads with one `git for-each-ref`. isomorphic-git was tried first (the stack's
+ * in-process reader) but loads a whole pack to read one commit: 0.6 s and ~480 MB per branch on a
+ * 200 MiB repository, against 7 ms for every branch here (bench/RESULTS.md, Git transport).
  */
 export async function readBranchHeads(repoPath: string, only?: string[]): Promise<BranchHead[]> {
-  const names = only ?? (await iso.listBranches({ fs, gitdir: repoPath }));
+  if (only && only.length === 0) return [];
+  const patterns = only ? only.map((n) => `refs/heads/${n}`) : ["refs/heads/"];
+  const out = await git(["for-each-ref", `--format=${FORMAT}`, "--", ...patterns], { gitDir: repoPath });
   const heads: BranchHead[] = [];
-  for (const name of names) {
-    const head = await readBranchHead(repoPath, name);
-    if (head) heads.push(head);
+  for (const line of out.split("\n")) {
+    if (!line) continue;
+    const [ref, oid, unix, subject] = line.split("\0");
+    if (!ref?.startsWith("refs/heads/") || !oid) continue;
+    const name = ref.slice("refs/heads/".length);
+    // for-each-ref patterns match prefixes by path component: keep exact names only.
+    if (only && !only.includes(name)) continue;
+    heads.push({ name, commitId: oid, subject: subject ?? "", commitUnix: Number(unix) || 0 });
   }
   return heads;
 }
 
 /** The head of one branch, or undefined when the branch does not exist. */
 export async function readBranchHead(repoPath: string, name: string): Promise<BranchHead | undefined> {
-  let oid: string;
-  try {
-    oid = await iso.resolveRef({ fs, gitdir: repoPath, ref: `refs/heads/${name}` });
-  } catch {
-    return undefined;
-  }
-  try {
-    const { commit } = await iso.readCommit({ fs, gitdir: repoPath, oid });
-    return {
-      name,
-      commitId: oid,
-      subject: commit.message.split("\n", 1)[0] ?? "",
-      commitUnix: commit.committer.timestamp,
-    };
-  } catch {
-    // A ref to something other than a commit (possible, if odd): record the ref alone.
-    return { name, commitId: oid, subject: "", commitUnix: 0 };
-  }
+  return (await readBranchHeads(repoPath, [name]))[0];
 }

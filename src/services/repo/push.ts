@@ -5,7 +5,7 @@ import * as users from "../../models/user.ts";
 import * as branchModel from "../../models/branch.ts";
 import { NotFound } from "../../lib/errors.ts";
 import { nowUnix } from "../../lib/time.ts";
-import { readBranchHead, readBranchHeads, type BranchHead } from "../../git/refs.ts";
+import { readBranchHeads, type BranchHead } from "../../git/refs.ts";
 import { setHead } from "../../git/repo-init.ts";
 import { repoPermission } from "./access.ts";
 import { gitDirOf } from "./lookup.ts";
@@ -58,14 +58,13 @@ export async function processPush(env: Env, repoId: number, pusherId: number, up
   if (fullSync) {
     heads = await readBranchHeads(gitDir);
   } else {
+    const pushed: string[] = [];
     for (const u of branchUpdates) {
       const name = u.ref.slice("refs/heads/".length);
       if (isZero(u.new)) deleted.push(name);
-      else {
-        const head = await readBranchHead(gitDir, name);
-        if (head) heads.push(head);
-      }
+      else pushed.push(name);
     }
+    heads = await readBranchHeads(gitDir, pushed);
   }
 
   let newDefault: string | undefined;
