@@ -224,3 +224,8 @@ export function listReposAfter(tx: Tx, afterId: number, limit: number): RepoRow[
     .limit(limit)
     .all();
 }
+
+/** Forks of a deleted repository become ordinary repositories, as in Gitea. */
+export function detachForks(tx: Tx, parentId: number): void {
+  tx.update(repositories).set({ isFork: false, forkId: 0 }).where(eq(repositories.forkId, parentId)).run();
+}

@@ -332,3 +332,14 @@ describe("with the outside changes", () => {
     expect((await t.json("GET", "/api/v1/repos/alice/t9", { token: bobToken })).body.repo_transfer).toBeUndefined();
   });
 });
+
+describe("after the source is gone", () => {
+  test("deleting the source turns its forks into ordinary repositories", async () => {
+    expect((await t.json("GET", "/api/v1/repos/bob/src", { token: bobToken })).body.fork).toBe(true);
+    expect((await t.json("DELETE", "/api/v1/repos/alice/src", { token: aliceToken })).status).toBe(204);
+    const fork = await t.json("GET", "/api/v1/repos/bob/src", { token: bobToken });
+    expect(fork.status).toBe(200);
+    expect(fork.body.fork).toBe(false);
+    expect(fork.body.parent).toBeUndefined();
+  });
+});

@@ -20,6 +20,7 @@ export function deleteRepo(env: Env, owner: UserRow, repo: RepoRow): void {
     writeTx(env.db, (tx) => {
       if (repo.isFork && repo.forkId) repos.incrementForks(tx, repo.forkId, -1);
       clearRepoStars(tx, repo.id);
+      repos.detachForks(tx, repo.id);
       repos.deleteRepoRow(tx, repo.id);
     });
   } catch (err) {
