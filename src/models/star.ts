@@ -1,6 +1,7 @@
-import { and, asc, count, eq, inArray, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
-import { collaborations, repositories, stars, users, type RepoRow, type UserRow } from "../db/schema/index.ts";
+import { listLinkedRepos, listLinkedUsers } from "./user-repo-link.ts";
+import { collaborations, repositories, stars, users, type UserRow } from "../db/schema/index.ts";
 
 /**
  * Which repositories a listing may show: `viewerId` undefined is the anonymous view (public
@@ -104,44 +105,10 @@ export function clearUserStars(tx: Tx, uid: number): void {
   tx.delete(stars).where(eq(stars.uid, uid)).run();
 }
 
-/** The users who starred a repository, by user id. */
 export function listStargazers(tx: Tx, repoId: number, offset: number, limit: number): UserRow[] {
-  return tx
-    .select({ user: users })
-    .from(stars)
-    .innerJoin(users, eq(users.id, stars.uid))
-    .where(eq(stars.repoId, repoId))
-    .orderBy(asc(users.id))
-    .limit(limit)
-    .offset(offset)
-    .all()
-    .map((r) => r.user);
+  return listLinkedUsers(tx, stars, repoId, offset, limit);
 }
 
-/** The repositories `uid` starred that `view` may see, by repository id. */
-export function listStarredRepos(
-  tx: Tx,
-  uid: number,
-  view: RepoView,
-  offset: number,
-  limit: number,
-): { rows: RepoRow[]; total: number } {
-  const where = and(eq(stars.uid, uid), repoVisibleCondition(view));
-  const rows = tx
-    .select({ repo: repositories })
-    .from(stars)
-    .innerJoin(repositories, eq(repositories.id, stars.repoId))
-    .where(where)
-    .orderBy(asc(repositories.id))
-    .limit(limit)
-    .offset(offset)
-    .all()
-    .map((r) => r.repo);
-  const total = tx
-    .select({ n: count() })
-    .from(stars)
-    .innerJoin(repositories, eq(repositories.id, stars.repoId))
-    .where(where)
-    .get()!.n;
-  return { rows, total };
+export function listStarredRepos(tx: Tx, uid: number, view: RepoView, offset: number, limit: number) {
+  return listLinkedRepos(tx, stars, uid, view, offset, limit);
 }

@@ -1,7 +1,8 @@
-import { and, asc, count, eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
-import { repositories, watches, users, type RepoRow, type UserRow } from "../db/schema/index.ts";
-import { repoVisibleCondition, type RepoView } from "./star.ts";
+import { listLinkedRepos, listLinkedUsers } from "./user-repo-link.ts";
+import { repositories, watches, type UserRow } from "../db/schema/index.ts";
+import type { RepoView } from "./star.ts";
 
 export function isWatching(tx: Tx, uid: number, repoId: number): boolean {
   return (
@@ -38,46 +39,12 @@ export function removeWatch(tx: Tx, uid: number, repoId: number): boolean {
   return true;
 }
 
-/** The users watching a repository, by user id. */
 export function listWatchers(tx: Tx, repoId: number, offset: number, limit: number): UserRow[] {
-  return tx
-    .select({ user: users })
-    .from(watches)
-    .innerJoin(users, eq(users.id, watches.uid))
-    .where(eq(watches.repoId, repoId))
-    .orderBy(asc(users.id))
-    .limit(limit)
-    .offset(offset)
-    .all()
-    .map((r) => r.user);
+  return listLinkedUsers(tx, watches, repoId, offset, limit);
 }
 
-/** The repositories `uid` watches that `view` may see, by repository id. */
-export function listWatchedRepos(
-  tx: Tx,
-  uid: number,
-  view: RepoView,
-  offset: number,
-  limit: number,
-): { rows: RepoRow[]; total: number } {
-  const where = and(eq(watches.uid, uid), repoVisibleCondition(view));
-  const rows = tx
-    .select({ repo: repositories })
-    .from(watches)
-    .innerJoin(repositories, eq(repositories.id, watches.repoId))
-    .where(where)
-    .orderBy(asc(repositories.id))
-    .limit(limit)
-    .offset(offset)
-    .all()
-    .map((r) => r.repo);
-  const total = tx
-    .select({ n: count() })
-    .from(watches)
-    .innerJoin(repositories, eq(repositories.id, watches.repoId))
-    .where(where)
-    .get()!.n;
-  return { rows, total };
+export function listWatchedRepos(tx: Tx, uid: number, view: RepoView, offset: number, limit: number) {
+  return listLinkedRepos(tx, watches, uid, view, offset, limit);
 }
 
 /** For a deleted account: the repositories it watched lose its watch (the rows would cascade, the counters not). */
