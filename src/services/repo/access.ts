@@ -1,6 +1,7 @@
 import type { Env } from "../env.ts";
 import { AccessMode, Visibility, type AccessModeValue, type RepoRow, type UserRow } from "../../db/schema/index.ts";
 import { getCollaboration } from "../../models/collaboration.ts";
+import { Forbidden } from "../../lib/errors.ts";
 
 /** The units a repository's permission is split into, as Gitea's unit types. */
 export type RepoUnit = "code" | "issues" | "pulls" | "releases" | "wiki" | "packages" | "actions" | "projects";
@@ -67,4 +68,11 @@ export function repoPermission(env: Env, doer: UserRow | undefined, repo: RepoRo
     return AccessMode.None;
   })();
   return new RepoPermission(mode, repo);
+}
+
+/** Gitea's reqRepoReader(code): the code unit readable, or a repository administrator (who passes even with it off). */
+export function requireCodeReader(rc: { perm: RepoPermission }): void {
+  if (!rc.perm.canRead("code") && !rc.perm.isAdmin()) {
+    throw new Forbidden("user should have specific read permission or be a repo admin or a site admin");
+  }
 }

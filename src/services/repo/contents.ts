@@ -14,6 +14,7 @@ import { setHead } from "../../git/repo-init.ts";
 import * as tree from "../../git/tree.ts";
 import type { CommitInfo, EntryKind, LastCommit, TreeEntry } from "../../git/tree.ts";
 import { gitDirOf, type RepoContext } from "./lookup.ts";
+import { requireCodeReader } from "./access.ts";
 import { scheduleHousekeeping } from "./housekeeping.ts";
 
 export type { CommitInfo, EntryKind, LastCommit } from "../../git/tree.ts";
@@ -23,12 +24,6 @@ const NOT_FOUND = "The target couldn't be found.";
 // ---------------------------------------------------------------------------------------------
 // Permissions (Gitea's reqRepoReader(code), mustEnableEditor, reqToken, reqRepoWriter(code))
 
-/** Reading code: the code unit readable, or a repository administrator. */
-export function requireCodeReader(rc: RepoContext): void {
-  if (!rc.perm.canRead("code") && !rc.perm.isAdmin()) {
-    throw new Forbidden("user should have specific read permission or be a repo admin or a site admin");
-  }
-}
 
 /** Changing files, in Gitea's order of checks: readable, editable (not archived), signed in, writer. */
 export function requireFileEditor(rc: RepoContext, doer: UserRow | undefined): UserRow {

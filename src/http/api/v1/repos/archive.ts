@@ -2,8 +2,7 @@ import { operation } from "../../../route.ts";
 import { openArchive } from "../../../../services/repo/archive.ts";
 import { repoApiUrl } from "../../../../convert/content.ts";
 import { userContentHeaders } from "./raw.ts";
-import { repoFromPath } from "./context.ts";
-import { filePath } from "./contents.ts";
+import { repoFromPath, wildcard } from "./context.ts";
 import { RepoFileParams } from "../../../schemas/content.ts";
 
 export const archiveOperations = [
@@ -19,7 +18,7 @@ export const archiveOperations = [
     responses: { 200: null },
     handler: async ({ env, principal, params, url }) => {
       const rc = repoFromPath(env, principal, url, params);
-      const archive = await openArchive(env, rc, filePath(params));
+      const archive = await openArchive(env, rc, wildcard(params));
       const body = await archive.open();
       const headers = userContentHeaders(env.settings, {
         contentType: "application/octet-stream",

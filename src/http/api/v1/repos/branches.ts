@@ -12,31 +12,9 @@ import {
 import { createBranch, deleteBranch, getBranch, listBranches, renameBranch, updateBranch } from "../../../../services/repo/branches.ts";
 import type { RepoContext } from "../../../../services/repo/lookup.ts";
 import type { Principal } from "../../../../auth/principal.ts";
-import type { Env } from "../../../../services/env.ts";
-import { Forbidden, HearthError, NotFound, Unauthorized } from "../../../../lib/errors.ts";
+import { Forbidden, HearthError, Unauthorized } from "../../../../lib/errors.ts";
 import { toAPIBranch } from "../../../../convert/branch.ts";
-import { repoFromPath } from "./context.ts";
-
-/**
- * The rest of a `/*` path (a branch, tag or ref name that may contain `/`), unescaped as Gitea's
- * PathParam does; Elysia leaves wildcards escaped. A malformed escape names nothing (404).
- */
-export function wildcard(params: Record<string, string>): string {
-  try {
-    return decodeURIComponent(params["*"] ?? "");
-  } catch {
-    throw new NotFound("The target couldn't be found.");
-  }
-}
-
-/** The repository of the path, read access to its code required (Gitea's reqRepoReader(Code)). */
-export function codeRepo(env: Env, principal: Principal | undefined, url: URL, params: { owner: string; repo: string }): RepoContext {
-  const rc = repoFromPath(env, principal, url, params);
-  if (!rc.perm.canRead("code") && !rc.perm.isAdmin()) {
-    throw new Forbidden("user should have specific read permission or be a repo admin or a site admin");
-  }
-  return rc;
-}
+import { codeRepo, wildcard } from "./context.ts";
 
 /** Gitea's reqToken, reqRepoWriter(Code) and mustNotBeArchived, in that order. */
 export function requireCodeWriter(rc: RepoContext, principal: Principal | undefined): asserts principal is Principal {

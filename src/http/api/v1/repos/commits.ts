@@ -4,27 +4,11 @@ import { operation, Reply } from "../../../route.ts";
 import { RepoParams } from "../../../schemas/repo.ts";
 import { Commit, CommitList, CommitListQuery, CommitOptionsQuery, optionOn } from "../../../schemas/commit.ts";
 import { paginationHeaders } from "../../../pagination.ts";
-import { Forbidden } from "../../../../lib/errors.ts";
 import { getCommit, listCommits, type CommitOptions } from "../../../../services/repo/commits.ts";
 import type { RepoContext } from "../../../../services/repo/lookup.ts";
 import type { Env } from "../../../../services/env.ts";
-import type { Principal } from "../../../../auth/principal.ts";
 import { repoAddress, toAPICommit } from "../../../../convert/commit.ts";
-import { repoFromPath } from "./context.ts";
-
-/** Gitea's reqRepoReader(unit.TypeCode), after the repository was found (so private ones stay 404). */
-export function codeRepoFromPath(
-  env: Env,
-  principal: Principal | undefined,
-  url: URL,
-  params: { owner: string; repo: string },
-): RepoContext {
-  const rc = repoFromPath(env, principal, url, params);
-  if (!rc.perm.canRead("code") && !rc.perm.isAdmin()) {
-    throw new Forbidden("user should have specific read permission or be a repo admin or a site admin");
-  }
-  return rc;
-}
+import { codeRepo } from "./context.ts";
 
 export function commitOptions(q: { stat?: string; files?: string; verification?: string } | undefined): CommitOptions {
   return { stat: optionOn(q?.stat), files: optionOn(q?.files), verification: optionOn(q?.verification) };
@@ -46,7 +30,7 @@ export const commitOperations: AnyOperation[] = [
     query: CommitListQuery,
     responses: { 200: CommitList },
     handler: async ({ env, principal, params, query, url, page }) => {
-      const rc = codeRepoFromPath(env, principal, url, params);
+      const rc = codeRepo(env, principal, url, params);
       const p = page();
       const result = await listCommits(
         env,
@@ -83,7 +67,7 @@ export const commitOperations: AnyOperation[] = [
     query: CommitOptionsQuery,
     responses: { 200: Commit },
     handler: async ({ env, principal, params, query, url }) => {
-      const rc = codeRepoFromPath(env, principal, url, params);
+      const rc = codeRepo(env, principal, url, params);
       const view = await getCommit(env, rc, params.sha, commitOptions(query));
       return toAPICommit(env.settings, addressOf(env, rc), view, principal?.user);
     },

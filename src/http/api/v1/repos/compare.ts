@@ -6,7 +6,8 @@ import { Compare, EditorConfigDefinition, LanguageStatistics, NoteQuery, RefQuer
 import { compareCommits } from "../../../../services/repo/commits.ts";
 import { editorConfigFor, repoLanguages } from "../../../../services/repo/objects.ts";
 import { toAPICommit } from "../../../../convert/commit.ts";
-import { addressOf, codeRepoFromPath } from "./commits.ts";
+import { addressOf } from "./commits.ts";
+import { codeRepo } from "./context.ts";
 
 /** The wildcard arrives still percent-encoded; a malformed escape is kept as written. */
 function decodePath(raw: string): string {
@@ -30,7 +31,7 @@ export const compareOperations: AnyOperation[] = [
     query: NoteQuery,
     responses: { 200: Compare },
     handler: async ({ env, principal, params, query, url }) => {
-      const rc = codeRepoFromPath(env, principal, url, params);
+      const rc = codeRepo(env, principal, url, params);
       const result = await compareCommits(env, rc, decodePath(params["*"]), {
         files: optionOn(query.files),
         verification: optionOn(query.verification),
@@ -52,7 +53,7 @@ export const compareOperations: AnyOperation[] = [
     params: RepoParams,
     responses: { 200: LanguageStatistics },
     handler: async ({ env, principal, params, url }) => {
-      const rc = codeRepoFromPath(env, principal, url, params);
+      const rc = codeRepo(env, principal, url, params);
       return Object.fromEntries(await repoLanguages(env, rc));
     },
   }),
@@ -68,7 +69,7 @@ export const compareOperations: AnyOperation[] = [
     query: RefQuery,
     responses: { 200: EditorConfigDefinition },
     handler: async ({ env, principal, params, query, url }) => {
-      const rc = codeRepoFromPath(env, principal, url, params);
+      const rc = codeRepo(env, principal, url, params);
       return editorConfigFor(env, rc, params.filepath, query.ref);
     },
   }),

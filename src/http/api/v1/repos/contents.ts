@@ -21,25 +21,13 @@ import {
   type FileChange,
 } from "../../../../services/repo/contents.ts";
 import { toContentsResponse, toFileResponse, toFilesResponse, type RepoNames } from "../../../../convert/content.ts";
-import { Invalid, NotFound } from "../../../../lib/errors.ts";
+import { Invalid } from "../../../../lib/errors.ts";
 import type { Env } from "../../../../services/env.ts";
 import type { Principal } from "../../../../auth/principal.ts";
 import type { RepoContext } from "../../../../services/repo/lookup.ts";
-import { repoFromPath } from "./context.ts";
+import { repoFromPath, wildcard } from "./context.ts";
 
 const names = (rc: RepoContext): RepoNames => ({ owner: rc.owner.name, name: rc.repo.name });
-
-/**
- * The `{filepath}` of a `/*` route, unescaped as Gitea's PathParam("*") does (Elysia leaves a
- * wildcard escaped). A malformed escape names nothing: 404.
- */
-export function filePath(params: Record<string, string>): string {
-  try {
-    return decodeURIComponent(params["*"] ?? "");
-  } catch {
-    throw new NotFound("The target couldn't be found.");
-  }
-}
 
 async function contentsReply(env: Env, principal: Principal | undefined, url: URL, params: { owner: string; repo: string }, path: string, ref?: string) {
   const rc = repoFromPath(env, principal, url, params);
@@ -88,7 +76,7 @@ export const contentOperations = [
     params: RepoFileParams,
     query: RefQuery,
     responses: { 200: ContentsResponse },
-    handler: ({ env, principal, params, query, url }) => contentsReply(env, principal, url, params, filePath(params), query.ref),
+    handler: ({ env, principal, params, query, url }) => contentsReply(env, principal, url, params, wildcard(params), query.ref),
   }),
   operation({
     method: "POST",
@@ -129,7 +117,7 @@ export const contentOperations = [
       const rc = repoFromPath(env, principal, url, params);
       const doer = requireFileEditor(rc, principal?.user);
       if (!body.content) throw new Invalid("[ContentBase64]: Required");
-      const files: FileChange[] = [{ operation: "create", path: filePath(params), contentBase64: body.content }];
+      const files: FileChange[] = [{ operation: "create", path: wildcard(params), contentBase64: body.content }];
       const result = await changeFiles(env, rc, doer, { ...common(body), files });
       return reply.created(toFileResponse(env.settings, names(rc), result));
     },
@@ -153,7 +141,7 @@ export const contentOperations = [
       const files: FileChange[] = [
         {
           operation: willCreate ? "create" : "update",
-          path: filePath(params),
+          path: wildcard(params),
           fromPath: body.from_path ?? undefined,
           contentBase64: body.content,
           sha: body.sha ?? undefined,
@@ -178,7 +166,7 @@ export const contentOperations = [
       const rc = repoFromPath(env, principal, url, params);
       const doer = requireFileEditor(rc, principal?.user);
       if (!body.sha) throw new Invalid("[SHA]: Required");
-      const files: FileChange[] = [{ operation: "delete", path: filePath(params), sha: body.sha }];
+      const files: FileChange[] = [{ operation: "delete", path: wildcard(params), sha: body.sha }];
       const result = await changeFiles(env, rc, doer, { ...common(body), files });
       return toFileResponse(env.settings, names(rc), result);
     },

@@ -1,7 +1,8 @@
 import type { Principal } from "../../../../auth/principal.ts";
 import type { Env } from "../../../../services/env.ts";
 import { RepoMoved, resolveRepo, resolveRepoById, repoTopics, type RepoContext } from "../../../../services/repo/lookup.ts";
-import { Forbidden, Redirect } from "../../../../lib/errors.ts";
+import { Forbidden, NotFound, Redirect } from "../../../../lib/errors.ts";
+import { requireCodeReader } from "../../../../services/repo/access.ts";
 import { toAPIRepo } from "../../../../convert/repo.ts";
 import { pendingTransferOf } from "../../../../services/repo/transfer.ts";
 
@@ -52,4 +53,28 @@ export function repoJson(env: Env, rc: RepoContext, principal: Principal | undef
     parent,
     transfer: pendingTransferOf(env, rc.repo.id),
   });
+}
+
+/** The repository of the path with read access to its code (Gitea's reqRepoReader(Code)). */
+export function codeRepo(
+  env: Env,
+  principal: Principal | undefined,
+  url: URL,
+  params: { owner: string; repo: string },
+): RepoContext {
+  const rc = repoFromPath(env, principal, url, params);
+  requireCodeReader(rc);
+  return rc;
+}
+
+/**
+ * The rest of a `/*` path (a branch, tag, ref or file name that may contain `/`), unescaped as
+ * Gitea's PathParam does; Elysia leaves wildcards escaped. A malformed escape names nothing (404).
+ */
+export function wildcard(params: Record<string, string>): string {
+  try {
+    return decodeURIComponent(params["*"] ?? "");
+  } catch {
+    throw new NotFound("The target couldn't be found.");
+  }
 }

@@ -8,8 +8,8 @@ import { forkRepo, listForks } from "../../../../services/repo/fork.ts";
 import { withContext } from "../../../../services/repo/list.ts";
 import { resolveRepoById } from "../../../../services/repo/lookup.ts";
 import { topicsOfRepos } from "../../../../services/repo/topics.ts";
-import { Forbidden } from "../../../../lib/errors.ts";
 import { repoFromPath, repoJson } from "./context.ts";
+import { requireCodeReader } from "../../../../services/repo/access.ts";
 import { requireToken, totalOnly } from "./collaborators.ts";
 
 export const forkOperations: AnyOperation[] = [
@@ -48,10 +48,7 @@ export const forkOperations: AnyOperation[] = [
       const { env, principal } = ctx;
       const rc = repoFromPath(env, principal, ctx.url, ctx.params);
       requireToken(principal);
-      // Gitea's reqRepoReader(code): a repository admin passes even with the code unit off.
-      if (!rc.perm.canRead("code") && !rc.perm.isAdmin()) {
-        throw new Forbidden("user should have specific read permission or be a repo admin or a site admin");
-      }
+      requireCodeReader(rc);
       const body = ctx.body;
       const fork = await forkRepo(env, {
         doer: principal.user,

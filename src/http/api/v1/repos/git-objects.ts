@@ -6,7 +6,8 @@ import { GitBlobResponse, GitTreeResponse, Note, NoteQuery, TreeQuery, optionOn,
 import { getNote } from "../../../../services/repo/commits.ts";
 import { getBlob, getTree } from "../../../../services/repo/objects.ts";
 import { toAPIBlob, toAPICommit, toAPITree } from "../../../../convert/commit.ts";
-import { addressOf, codeRepoFromPath } from "./commits.ts";
+import { addressOf } from "./commits.ts";
+import { codeRepo } from "./context.ts";
 
 const ShaParams = v.object({ ...RepoParams.entries, sha: v.string() });
 
@@ -22,7 +23,7 @@ export const gitObjectOperations: AnyOperation[] = [
     query: TreeQuery,
     responses: { 200: GitTreeResponse },
     handler: async ({ env, principal, params, query, url }) => {
-      const rc = codeRepoFromPath(env, principal, url, params);
+      const rc = codeRepo(env, principal, url, params);
       const page = await getTree(env, rc, params.sha, {
         recursive: parseGoBool(query.recursive),
         page: parseGoInt(query.page),
@@ -41,7 +42,7 @@ export const gitObjectOperations: AnyOperation[] = [
     params: ShaParams,
     responses: { 200: GitBlobResponse },
     handler: async ({ env, principal, params, url }) => {
-      const rc = codeRepoFromPath(env, principal, url, params);
+      const rc = codeRepo(env, principal, url, params);
       return toAPIBlob(addressOf(env, rc), await getBlob(env, rc, params.sha));
     },
   }),
@@ -56,7 +57,7 @@ export const gitObjectOperations: AnyOperation[] = [
     query: NoteQuery,
     responses: { 200: Note },
     handler: async ({ env, principal, params, query, url }) => {
-      const rc = codeRepoFromPath(env, principal, url, params);
+      const rc = codeRepo(env, principal, url, params);
       const note = await getNote(env, rc, params.sha, {
         files: optionOn(query.files),
         verification: optionOn(query.verification),

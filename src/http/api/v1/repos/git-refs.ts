@@ -7,7 +7,7 @@ import type { RepoContext } from "../../../../services/repo/lookup.ts";
 import type { Env } from "../../../../services/env.ts";
 import { NotFound } from "../../../../lib/errors.ts";
 import { toAPIReference } from "../../../../convert/tag.ts";
-import { codeRepo, wildcard } from "./branches.ts";
+import { codeRepo, wildcard } from "./context.ts";
 
 /**
  * Gitea 1.25 answers a list even for a single exact match (its "one ref → object" check compares

@@ -4,8 +4,7 @@ import { openRaw } from "../../../../services/repo/contents.ts";
 import type { Settings } from "../../../../config/settings.ts";
 import type { Env } from "../../../../services/env.ts";
 import type { Principal } from "../../../../auth/principal.ts";
-import { repoFromPath } from "./context.ts";
-import { filePath } from "./contents.ts";
+import { repoFromPath, wildcard } from "./context.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Serving user content (Gitea's httplib.ServeUserContentByReader and ServeSetHeaders)
@@ -258,7 +257,7 @@ async function serveRaw(
 ): Promise<Response> {
   const { env, principal, url, request } = ctx;
   const rc = repoFromPath(env, principal, url, params);
-  const file = await openRaw(env, rc, filePath(params), ref);
+  const file = await openRaw(env, rc, wildcard(params), ref);
   const etag = `"${file.oid}"`;
   const base = new Headers({ "X-Gitea-Object-Type": file.kind, ETag: etag });
   if (file.lastModified !== undefined) base.set("Last-Modified", httpDate(file.lastModified));

@@ -5,7 +5,8 @@ import { RepoParams } from "../../../schemas/repo.ts";
 import { AnnotatedTag, CreateTagOption, RepoWildcardParams, Tag } from "../../../schemas/branch.ts";
 import { createTag, deleteTag, getAnnotatedTag, getTag, listTags } from "../../../../services/repo/tags.ts";
 import { toAPIAnnotatedTag, toAPITag } from "../../../../convert/tag.ts";
-import { codeRepo, requireCodeWriter, wildcard } from "./branches.ts";
+import { requireCodeWriter } from "./branches.ts";
+import { codeRepo, wildcard } from "./context.ts";
 
 export const tagOperations = [
   operation({
