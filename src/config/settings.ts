@@ -58,6 +58,18 @@ export interface Settings {
     enableReverseProxyAuthenticationApi: boolean;
     defaultKeepEmailPrivate: boolean;
     noReplyAddress: string;
+    /** Whether new accounts may create organizations. */
+    defaultAllowCreateOrganization: boolean;
+    /** Whether a new organization membership is shown publicly. */
+    defaultOrgMemberVisible: boolean;
+  };
+  admin: {
+    /** Only site administrators may create organizations. */
+    disableRegularOrgCreation: boolean;
+  };
+  picture: {
+    /** Largest avatar upload, bytes. */
+    avatarMaxFileSize: number;
   };
   api: {
     enableSwagger: boolean;
@@ -195,6 +207,14 @@ export function buildSettings(raw: RawConfig, inputs: SettingsInputs): { setting
       enableReverseProxyAuthenticationApi: r.bool("service", "ENABLE_REVERSE_PROXY_AUTHENTICATION_API", false),
       defaultKeepEmailPrivate: r.bool("service", "DEFAULT_KEEP_EMAIL_PRIVATE", false),
       noReplyAddress: r.string("service", "NO_REPLY_ADDRESS", "noreply." + domain),
+      defaultAllowCreateOrganization: r.bool("service", "DEFAULT_ALLOW_CREATE_ORGANIZATION", true),
+      defaultOrgMemberVisible: r.bool("service", "DEFAULT_ORG_MEMBER_VISIBLE", false),
+    },
+    admin: {
+      disableRegularOrgCreation: r.bool("admin", "DISABLE_REGULAR_ORG_CREATION", false),
+    },
+    picture: {
+      avatarMaxFileSize: r.int("picture", "AVATAR_MAX_FILE_SIZE", 1048576, { min: 1 }),
     },
     api: {
       enableSwagger: r.bool("api", "ENABLE_SWAGGER", true),

@@ -1,6 +1,6 @@
 import type { Settings } from "../config/settings.ts";
 import type { RepoRow, UserRow } from "../db/schema/index.ts";
-import type { RepoPermission } from "../services/repo/access.ts";
+import type { RepoPermission } from "../auth/permission.ts";
 import { toRFC3339 } from "../lib/time.ts";
 import { toAPIUser, toAPIUserWithAccess, type APIUser } from "./user.ts";
 

@@ -32,6 +32,7 @@ export interface APIUser {
 }
 
 export function avatarUrl(settings: Settings, user: Pick<UserRow, "email" | "avatar" | "id">): string {
+  if (user.avatar) return `${settings.server.rootUrl}avatars/${encodeURIComponent(user.avatar)}`;
   if (settings.server.offlineMode || !user.email) return `${settings.server.rootUrl}assets/img/avatar_default.png`;
   const hash = createHash("md5").update(user.email.trim().toLowerCase()).digest("hex");
   return `https://secure.gravatar.com/avatar/${hash}?d=identicon`;

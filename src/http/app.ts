@@ -7,6 +7,7 @@ import { buildOpenAPI } from "./openapi.ts";
 import { errorResponse, jsonResponse } from "./respond.ts";
 import { healthz } from "./healthz.ts";
 import { staticResponse, swaggerPage } from "./static.ts";
+import { avatarFile } from "../services/user/avatar.ts";
 import { NotFound } from "../lib/errors.ts";
 import { clientIp } from "./client-ip.ts";
 import { handleGit, type GitRequest } from "./git.ts";
@@ -38,6 +39,15 @@ export function createApp(env: Env) {
   }
 
   app.get("/api/healthz", () => healthz(env));
+
+  // Uploaded avatars, named by content hash: cacheable for good.
+  app.get("/avatars/:name", async ({ params }: { params: Record<string, string> }) => {
+    const found = await avatarFile(env, params.name ?? "");
+    if (!found) return new Response("404 page not found\n", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+    return new Response(Bun.file(found.path), {
+      headers: { "Content-Type": found.type, "Cache-Control": "public, max-age=31536000, immutable", "X-Content-Type-Options": "nosniff" },
+    });
+  });
 
   // Git smart HTTP: `/{owner}/{repo}.git/...`, also without `.git`, as Gitea serves it.
   const git = (action: GitRequest["action"]) => ({ request, params }: { request: Request; params: Record<string, string> }) =>

@@ -55,3 +55,15 @@ export function clearUserWatches(tx: Tx, uid: number): void {
     .run();
   tx.delete(watches).where(eq(watches.uid, uid)).run();
 }
+
+/** A user leaving an organization stops watching its repositories (Gitea does the same). */
+export function clearUserWatchesIn(tx: Tx, uid: number, ownerId: number): void {
+  const inOwner = sql`${watches.repoId} IN (SELECT ${repositories.id} FROM ${repositories} WHERE ${repositories.ownerId} = ${ownerId})`;
+  tx.update(repositories)
+    .set({ numWatches: sql`max(${repositories.numWatches} - 1, 0)` })
+    .where(
+      sql`${repositories.ownerId} = ${ownerId} AND ${repositories.id} IN (SELECT ${watches.repoId} FROM ${watches} WHERE ${watches.uid} = ${uid})`,
+    )
+    .run();
+  tx.delete(watches).where(and(eq(watches.uid, uid), inOwner)).run();
+}

@@ -1,3 +1,4 @@
 export * from "./user.ts";
 export * from "./auth.ts";
 export * from "./repo.ts";
+export * from "./org.ts";

@@ -42,6 +42,8 @@ export const users = sqliteTable(
     visibility: integer("visibility").notNull().default(Visibility.Public),
     hideActivity: integer("hide_activity", { mode: "boolean" }).notNull().default(false),
     avatar: text("avatar").notNull().default(""),
+    /** Organizations only: whether repository admins may grant or revoke team access to their repository. */
+    repoAdminChangeTeamAccess: integer("repo_admin_change_team_access", { mode: "boolean" }).notNull().default(false),
     numFollowers: integer("num_followers").notNull().default(0),
     numFollowing: integer("num_following").notNull().default(0),
     numStars: integer("num_stars").notNull().default(0),

@@ -5,7 +5,7 @@ import * as collab from "../../models/collaboration.ts";
 import * as watchModel from "../../models/watch.ts";
 import * as users from "../../models/user.ts";
 import { Forbidden, Invalid, NotFound } from "../../lib/errors.ts";
-import { repoPermission } from "./access.ts";
+import { repoPermission } from "../../auth/permission.ts";
 import type { RepoContext } from "./lookup.ts";
 import type { Paging } from "./list.ts";
 
@@ -72,5 +72,5 @@ export function collaboratorPermission(env: Env, rc: RepoContext, doer: UserRow,
   }
   const u = users.getUserByName(env.db, name);
   if (!u) throw new NotFound(`user does not exist [uid: 0, name: ${name}]`);
-  return { user: u, mode: repoPermission(env, u, rc.repo, rc.owner).mode };
+  return { user: u, mode: repoPermission(env.db, u, rc.repo, rc.owner).mode };
 }

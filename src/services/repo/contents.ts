@@ -14,7 +14,7 @@ import { setHead } from "../../git/repo-init.ts";
 import * as tree from "../../git/tree.ts";
 import type { CommitInfo, EntryKind, LastCommit, TreeEntry } from "../../git/tree.ts";
 import { gitDirOf, type RepoContext } from "./lookup.ts";
-import { requireCodeReader } from "./access.ts";
+import { requireCodeReader } from "../../auth/permission.ts";
 import { scheduleHousekeeping } from "./housekeeping.ts";
 
 export type { CommitInfo, EntryKind, LastCommit } from "../../git/tree.ts";

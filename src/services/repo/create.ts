@@ -1,9 +1,13 @@
 import type { Env } from "../env.ts";
-import { writeTx } from "../../db/client.ts";
-import type { RepoRow, UserRow } from "../../db/schema/index.ts";
+import { writeTx, type Tx } from "../../db/client.ts";
+import { AccessMode, UserType, type RepoRow, type UserRow } from "../../db/schema/index.ts";
+import { addRepoToAllRepoTeams, listUserTeams } from "../../models/team.ts";
+import { putCollaboration } from "../../models/collaboration.ts";
+import { canSeeOwner, repoPermission } from "../../auth/permission.ts";
+import { getUserByName } from "../../models/user.ts";
 import * as repos from "../../models/repo.ts";
 import * as branchModel from "../../models/branch.ts";
-import { Conflict, Forbidden, Invalid } from "../../lib/errors.ts";
+import { Conflict, Forbidden, Invalid, NotFound } from "../../lib/errors.ts";
 import { nowUnix } from "../../lib/time.ts";
 import { initBareRepo, removeRepo } from "../../git/repo-init.ts";
 import { commitFiles, isValidBranchName } from "../../git/commit-files.ts";
@@ -42,6 +46,36 @@ export function checkCreationLimit(env: Env, owner: UserRow, doer: UserRow): voi
   if (limit >= 0 && repos.countOwnedRepos(env.db, owner.id) >= limit) {
     throw new Forbidden(`user has reached maximum limit of repositories [limit: ${limit}]`);
   }
+}
+
+/**
+ * A new organization repository joins every team that includes all repositories; a creator who is
+ * not thereby its administrator (a team member allowed to create repositories) becomes an admin
+ * collaborator, as in Gitea.
+ */
+function grantOrgAccess(tx: Tx, doer: UserRow, org: UserRow, repo: RepoRow): void {
+  addRepoToAllRepoTeams(tx, org.id, repo.id);
+  if (!repoPermission(tx, doer, repo, org).isAdmin()) putCollaboration(tx, repo.id, doer.id, AccessMode.Admin);
+}
+
+/** Gitea's CanCreateOrgRepo: site admins, and members of a team allowed to create repositories (owners are). */
+export function canCreateOrgRepo(env: Env, org: UserRow, doer: UserRow): boolean {
+  if (doer.isAdmin) return true;
+  return listUserTeams(env.db, doer.id, { orgId: org.id, offset: 0, limit: 1_000_000 }).rows.some((t) => t.canCreateOrgRepo);
+}
+
+/**
+ * POST /orgs/{org}/repos: the organization, if the doer may see it and create repositories in it.
+ * An unknown organization is a 422 in Gitea, an invisible one 404.
+ */
+export function orgForRepoCreation(env: Env, doer: UserRow, name: string): UserRow {
+  const org = getUserByName(env.db, name);
+  if (!org || org.type !== UserType.Organization) throw new Invalid(`org does not exist [id: 0, name: ${name}]`);
+  if (!canSeeOwner(env.db, org, doer)) throw new NotFound();
+  if (!canCreateOrgRepo(env, org, doer)) {
+    throw new Forbidden("Given user is not allowed to create repository in organization.");
+  }
+  return org;
 }
 
 const TRUST_MODELS = ["default", "collaborator", "committer", "collaboratorcommitter"];
@@ -94,6 +128,7 @@ export async function createRepo(env: Env, input: CreateRepoInput): Promise<Repo
       createdUnix: now,
       updatedUnix: now,
     });
+    if (input.owner.type === UserType.Organization) grantOrgAccess(tx, input.doer, input.owner, row);
     // Gitea's [service] AUTO_WATCH_NEW_REPOS (default true): the creator watches the new repository.
     watchRepo(env, input.doer.id, row.id, tx);
     return row;

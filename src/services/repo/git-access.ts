@@ -2,7 +2,7 @@ import type { Env } from "../env.ts";
 import type { UserRow } from "../../db/schema/index.ts";
 import * as users from "../../models/user.ts";
 import * as repos from "../../models/repo.ts";
-import { repoPermission } from "./access.ts";
+import { repoPermission } from "../../auth/permission.ts";
 import { gitDirOf, type RepoContext } from "./lookup.ts";
 
 export type GitAccessResult =
@@ -46,7 +46,7 @@ export function decideGitAccess(
       message: "This repo is archived. You can view files and clone it, but cannot push or open issues/pull-requests.",
     };
   }
-  const perm = repoPermission(env, doer, repo, owner);
+  const perm = repoPermission(env.db, doer, repo, owner);
   const allowed = write ? perm.canWrite("code") : perm.canRead("code");
   if (!allowed) {
     if (!doer) return { kind: "challenge" };

@@ -2,7 +2,7 @@ import type { Env } from "../env.ts";
 import { Visibility, type RepoRow, type UserRow } from "../../db/schema/index.ts";
 import * as repos from "../../models/repo.ts";
 import * as users from "../../models/user.ts";
-import { repoPermission } from "./access.ts";
+import { repoPermission } from "../../auth/permission.ts";
 import type { RepoContext } from "./lookup.ts";
 
 export interface Paging {
@@ -23,7 +23,7 @@ export function withContext(env: Env, viewer: UserRow | undefined, rows: RepoRow
   const out: RepoContext[] = [];
   for (const repo of rows) {
     const owner = owners.get(repo.ownerId);
-    if (owner) out.push({ repo, owner, perm: repoPermission(env, viewer, repo, owner) });
+    if (owner) out.push({ repo, owner, perm: repoPermission(env.db, viewer, repo, owner) });
   }
   return out;
 }

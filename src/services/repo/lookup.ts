@@ -4,7 +4,7 @@ import * as repos from "../../models/repo.ts";
 import * as users from "../../models/user.ts";
 import { NotFound } from "../../lib/errors.ts";
 import { repoPath as repoDiskPath } from "../../git/repo-init.ts";
-import { repoPermission, type RepoPermission } from "./access.ts";
+import { repoPermission, type RepoPermission } from "../../auth/permission.ts";
 
 /** A repository as a request sees it: the row, its owner, and the doer's permission on it. */
 export interface RepoContext {
@@ -33,11 +33,11 @@ export function resolveRepo(env: Env, doer: UserRow | undefined, ownerName: stri
     if (movedTo !== undefined) {
       const target = repos.getRepoById(env.db, movedTo);
       const targetOwner = target && users.getUserById(env.db, target.ownerId);
-      if (target && targetOwner && repoPermission(env, doer, target, targetOwner).hasAccess()) throw new RepoMoved(movedTo);
+      if (target && targetOwner && repoPermission(env.db, doer, target, targetOwner).hasAccess()) throw new RepoMoved(movedTo);
     }
     throw new NotFound();
   }
-  const perm = repoPermission(env, doer, repo, owner);
+  const perm = repoPermission(env.db, doer, repo, owner);
   if (!perm.hasAccess()) throw new NotFound();
   return { repo, owner, perm };
 }
@@ -46,7 +46,7 @@ export function resolveRepoById(env: Env, doer: UserRow | undefined, id: number)
   const repo = repos.getRepoById(env.db, id);
   const owner = repo && users.getUserById(env.db, repo.ownerId);
   if (!repo || !owner) throw new NotFound();
-  const perm = repoPermission(env, doer, repo, owner);
+  const perm = repoPermission(env.db, doer, repo, owner);
   if (!perm.hasAccess()) throw new NotFound();
   return { repo, owner, perm };
 }

@@ -10,7 +10,7 @@ import { Conflict, Forbidden, Invalid, NotFound } from "../../lib/errors.ts";
 import { nowUnix } from "../../lib/time.ts";
 import { moveRepo } from "../../git/repo-init.ts";
 import { repoDirExists } from "../../git/fork.ts";
-import { repoPermission, RepoPermission } from "./access.ts";
+import { repoPermission, RepoPermission } from "../../auth/permission.ts";
 import { gitDirOf, type RepoContext } from "./lookup.ts";
 
 /** A pending transfer as the Repository JSON shows it (`repo_transfer`). */
@@ -94,7 +94,7 @@ export function startTransfer(
     return { repo, owner: newOwner, pending: false };
   }
   writeTx(env.db, (tx) => {
-    if (!repoPermission(env, newOwner, rc.repo, rc.owner).hasAccess()) {
+    if (!repoPermission(env.db, newOwner, rc.repo, rc.owner).hasAccess()) {
       collab.putCollaboration(tx, rc.repo.id, newOwner.id, AccessMode.Read);
     }
     if (repos.getRepoByOwner(tx, newOwner.id, rc.repo.name)) {

@@ -68,6 +68,7 @@ export async function createUser(env: Env, input: CreateUserInput): Promise<User
       isRestricted: input.restricted ?? false,
       visibility: visibility ?? 0,
       keepEmailPrivate: env.settings.service.defaultKeepEmailPrivate,
+      allowCreateOrganization: env.settings.service.defaultAllowCreateOrganization,
       createdUnix: created,
       updatedUnix: created,
       type: UserType.Individual,

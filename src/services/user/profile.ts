@@ -88,6 +88,7 @@ export function systemUser(id: number): UserRow | undefined {
     numFollowing: 0,
     numStars: 0,
     numRepos: 0,
+    repoAdminChangeTeamAccess: false,
   } satisfies Omit<UserRow, "id" | "name" | "lowerName">;
   if (id === -1) return { ...base, id: -1, name: "Ghost", lowerName: "ghost" };
   if (id === -2) {

@@ -25,6 +25,8 @@ import { topicOperations } from "./repos/topics.ts";
 import { forkOperations } from "./repos/forks.ts";
 import { transferOperations } from "./repos/transfer.ts";
 import { templateOperations } from "./misc/templates.ts";
+import { orgOperations } from "./orgs/org.ts";
+import { orgMemberOperations } from "./orgs/members.ts";
 
 /** Every /api/v1 operation hearth serves; the OpenAPI document and the route table both come from here. */
 export const apiOperations: readonly AnyOperation[] = [
@@ -54,4 +56,6 @@ export const apiOperations: readonly AnyOperation[] = [
   ...forkOperations,
   ...transferOperations,
   ...templateOperations,
+  ...orgOperations,
+  ...orgMemberOperations,
 ];

@@ -2,7 +2,8 @@ import * as v from "valibot";
 import { operation, reply } from "../../../route.ts";
 import { CreateRepoOption, EditRepoOption, RepoParams, Repository } from "../../../schemas/repo.ts";
 import { UsernameParams } from "../../../schemas/common.ts";
-import { createRepo, type CreateRepoInput } from "../../../../services/repo/create.ts";
+import { createRepo, orgForRepoCreation, type CreateRepoInput } from "../../../../services/repo/create.ts";
+import { OrgParams } from "../../../schemas/org.ts";
 import { deleteRepo } from "../../../../services/repo/delete.ts";
 import { editRepo } from "../../../../services/repo/edit.ts";
 import { resolveRepoById } from "../../../../services/repo/lookup.ts";
@@ -63,6 +64,23 @@ export const repoOperations = [
     responses: { 201: Repository },
     handler: ({ env, principal, params, body }) => createAndRender(env, principal, requireUser(env, params.username), body),
   }),
+  ...(["createOrgRepo", "createOrgRepoDeprecated"] as const).map((operationId) =>
+    operation({
+      method: "POST",
+      path: operationId === "createOrgRepo" ? "/orgs/:org/repos" : "/org/:org/repos",
+      operationId,
+      tag: "organization",
+      summary: "Create a repository in an organization",
+      access: { scope: ["organization", "repository"], signIn: true },
+      params: OrgParams,
+      body: CreateRepoOption,
+      responses: { 201: Repository },
+      handler: ({ env, principal, params, body }) => {
+        const org = orgForRepoCreation(env, principal!.user, params.org);
+        return createAndRender(env, principal, org, body);
+      },
+    }),
+  ),
   operation({
     method: "GET",
     path: "/repos/:owner/:repo",

@@ -2,7 +2,7 @@ import { operation, Reply, type AnyOperation } from "../../../route.ts";
 import { RepoParams, Repository } from "../../../schemas/repo.ts";
 import { TransferRepoOption } from "../../../schemas/repo-social.ts";
 import { toAPIUser } from "../../../../convert/user.ts";
-import { RepoPermission } from "../../../../services/repo/access.ts";
+import type { RepoPermission } from "../../../../auth/permission.ts";
 import {
   acceptTransfer,
   pendingTransferOf,
@@ -70,7 +70,7 @@ export const transferOperations: AnyOperation[] = [
       requireToken(principal);
       const out = acceptTransfer(env, principal.user, rc);
       // As Gitea: the permission the caller had before accepting.
-      return new Reply(202, transferJson(env, principal, out, new RepoPermission(rc.perm.mode, out.repo)));
+      return new Reply(202, transferJson(env, principal, out, rc.perm.withRepo(out.repo)));
     },
   }),
   operation({

@@ -1,0 +1,169 @@
+import type { Tx } from "../db/client.ts";
+import {
+  AccessMode,
+  UnitType,
+  UserType,
+  Visibility,
+  type AccessModeValue,
+  type RepoRow,
+  type UnitTypeValue,
+  type UserRow,
+} from "../db/schema/index.ts";
+import { getCollaboration } from "../models/collaboration.ts";
+import { isOrgMember, isOrgOwner } from "../models/org.ts";
+import { unitsOfTeams, userTeamsWithRepo } from "../models/team.ts";
+import { Forbidden } from "../lib/errors.ts";
+
+/**
+ * The one permission function of hearth: every caller (API routes, git transport, hooks, later the
+ * web) asks it what a doer may do with a repository. It reads the data layer directly because it is
+ * the data-backed rule itself; nothing else in auth/ does.
+ */
+
+/** The units a repository's permission is split into, as Gitea's unit types. */
+export type RepoUnit = "code" | "issues" | "pulls" | "releases" | "wiki" | "packages" | "actions" | "projects";
+
+export const UNIT_TYPE: Record<RepoUnit, UnitTypeValue> = {
+  code: UnitType.Code,
+  issues: UnitType.Issues,
+  pulls: UnitType.PullRequests,
+  releases: UnitType.Releases,
+  wiki: UnitType.Wiki,
+  packages: UnitType.Packages,
+  actions: UnitType.Actions,
+  projects: UnitType.Projects,
+};
+
+const UNIT_FLAG: Record<RepoUnit, keyof RepoRow> = {
+  code: "hasCode",
+  issues: "hasIssues",
+  pulls: "hasPullRequests",
+  releases: "hasReleases",
+  wiki: "hasWiki",
+  packages: "hasPackages",
+  actions: "hasActions",
+  projects: "hasProjects",
+};
+
+const UNITS = Object.keys(UNIT_TYPE) as RepoUnit[];
+
+/**
+ * A doer's access to one repository: an overall mode, and for organization repositories reached
+ * through teams a mode per unit (Gitea's Permission with its unitsMode). A unit that is switched off
+ * on the repository is never readable, whatever the mode.
+ */
+export class RepoPermission {
+  constructor(
+    readonly mode: AccessModeValue,
+    private readonly repo: RepoRow,
+    /** Per-unit modes; absent means every enabled unit has `mode`. */
+    private readonly unitModes?: ReadonlyMap<RepoUnit, AccessModeValue>,
+  ) {}
+
+  unitEnabled(unit: RepoUnit): boolean {
+    return Boolean(this.repo[UNIT_FLAG[unit]]);
+  }
+
+  unitMode(unit: RepoUnit): AccessModeValue {
+    if (!this.unitEnabled(unit)) return AccessMode.None;
+    if (!this.unitModes) return this.mode;
+    return this.unitModes.get(unit) ?? AccessMode.None;
+  }
+
+  /** Whether the doer can see the repository at all (Gitea's HasAnyUnitAccess): an admin, or some unit readable. */
+  hasAccess(): boolean {
+    if (this.isAdmin()) return true;
+    if (!this.unitModes) return this.mode >= AccessMode.Read;
+    return UNITS.some((u) => this.unitMode(u) >= AccessMode.Read);
+  }
+
+  canRead(unit: RepoUnit = "code"): boolean {
+    return this.unitMode(unit) >= AccessMode.Read;
+  }
+
+  canWrite(unit: RepoUnit = "code"): boolean {
+    return this.unitMode(unit) >= AccessMode.Write;
+  }
+
+  isAdmin(): boolean {
+    return this.mode >= AccessMode.Admin;
+  }
+
+  isOwner(): boolean {
+    return this.mode >= AccessMode.Owner;
+  }
+
+  /** The same permission on another row of the same repository (after an edit or transfer). */
+  withRepo(repo: RepoRow): RepoPermission {
+    return new RepoPermission(this.mode, repo, this.unitModes);
+  }
+}
+
+/**
+ * Gitea's HasOrgOrUserVisible: whether `viewer` may see the user or organization `owner` at all.
+ * Public owners are seen by everyone; limited ones by any signed-in account that is not restricted;
+ * private organizations (and any organization, for a restricted account) only by their members.
+ */
+export function canSeeOwner(db: Tx, owner: UserRow, viewer: UserRow | undefined): boolean {
+  if (!viewer) return owner.visibility === Visibility.Public;
+  if (viewer.isAdmin || viewer.id === owner.id) return true;
+  if (owner.visibility === Visibility.Private || viewer.isRestricted) {
+    return owner.type === UserType.Organization && isOrgMember(db, owner.id, viewer.id);
+  }
+  return true;
+}
+
+/**
+ * Gitea's GetUserRepoPermission. In order: an owner it may not see hides the repository (unless the
+ * doer collaborates on it); anonymous callers read public repositories; site admins and the owner
+ * have everything; organization owners too; a team with admin access makes an administrator; other
+ * teams give their unit modes (public repositories stay readable on units no team names); a
+ * collaborator has their mode on every unit; non-restricted accounts read public repositories.
+ */
+export function repoPermission(db: Tx, doer: UserRow | undefined, repo: RepoRow, owner: UserRow): RepoPermission {
+  const none = new RepoPermission(AccessMode.None, repo);
+  if (!doer) {
+    if (repo.isPrivate || !canSeeOwner(db, owner, undefined)) return none;
+    return new RepoPermission(AccessMode.Read, repo);
+  }
+  if (doer.isAdmin || doer.id === repo.ownerId) return new RepoPermission(AccessMode.Owner, repo);
+
+  const collaboration = getCollaboration(db, repo.id, doer.id);
+  if (!collaboration && !canSeeOwner(db, owner, doer)) return none;
+  const publicFloor: AccessModeValue = !repo.isPrivate && !doer.isRestricted ? AccessMode.Read : AccessMode.None;
+  const collabMode = (collaboration?.mode ?? AccessMode.None) as AccessModeValue;
+
+  if (owner.type !== UserType.Organization) {
+    return new RepoPermission(Math.max(publicFloor, collabMode) as AccessModeValue, repo);
+  }
+  if (isOrgOwner(db, owner.id, doer.id)) return new RepoPermission(AccessMode.Owner, repo);
+
+  const teams = userTeamsWithRepo(db, owner.id, doer.id, repo.id);
+  if (teams.some((t) => t.authorize >= AccessMode.Admin)) return new RepoPermission(AccessMode.Admin, repo);
+
+  const teamMode = teams.reduce<number>((m, t) => Math.max(m, t.authorize), AccessMode.None);
+  const mode = Math.max(publicFloor, collabMode, teamMode) as AccessModeValue;
+  const unitRows = unitsOfTeams(db, teams.map((t) => t.id));
+  const units = new Map<RepoUnit, AccessModeValue>();
+  for (const unit of UNITS) {
+    let unitMode: number = collabMode;
+    let named = false;
+    for (const t of teams) {
+      const row = unitRows.get(t.id)?.find((u) => u.type === UNIT_TYPE[unit]);
+      if (row) {
+        named = true;
+        unitMode = Math.max(unitMode, row.accessMode);
+      }
+    }
+    if (!named) unitMode = Math.max(unitMode, publicFloor);
+    units.set(unit, unitMode as AccessModeValue);
+  }
+  return new RepoPermission(mode, repo, units);
+}
+
+/** Gitea's reqRepoReader(code): the code unit readable, or a repository administrator (who passes even with it off). */
+export function requireCodeReader(rc: { perm: RepoPermission }): void {
+  if (!rc.perm.canRead("code") && !rc.perm.isAdmin()) {
+    throw new Forbidden("user should have specific read permission or be a repo admin or a site admin");
+  }
+}

@@ -1,0 +1,36 @@
+import type { Principal } from "../../../../auth/principal.ts";
+import type { UserRow } from "../../../../db/schema/index.ts";
+import type { Env } from "../../../../services/env.ts";
+import { Visibility } from "../../../../services/user/visibility.ts";
+import { requireOrg, requireOrgMember, requireOrgOwner } from "../../../../services/org/lookup.ts";
+import { Forbidden } from "../../../../lib/errors.ts";
+
+/** Gitea's checkTokenPublicOnly for organization routes. */
+function checkPublicOnly(principal: Principal | undefined, org: UserRow): void {
+  if (principal?.scope?.publicOnly && org.visibility !== Visibility.Public) {
+    throw new Forbidden("token scope is limited to public orgs");
+  }
+}
+
+/** The `{org}` of a route, resolved as Gitea's orgAssignment does, with the guard the route needs. */
+export const orgFromPath = {
+  checkPublicOnly,
+  /** Any caller: the organization exists (visibility is the handler's business, as in Gitea). */
+  get(env: Env, principal: Principal | undefined, name: string): UserRow {
+    const org = requireOrg(env, name);
+    checkPublicOnly(principal, org);
+    return org;
+  },
+  /** reqOrgOwnership. */
+  owned(env: Env, principal: Principal | undefined, name: string): UserRow {
+    const org = orgFromPath.get(env, principal, name);
+    requireOrgOwner(env, org, principal!.user);
+    return org;
+  },
+  /** reqOrgMembership. */
+  membered(env: Env, principal: Principal | undefined, name: string): UserRow {
+    const org = orgFromPath.get(env, principal, name);
+    requireOrgMember(env, org, principal!.user);
+    return org;
+  },
+};

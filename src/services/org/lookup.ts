@@ -1,0 +1,45 @@
+import type { Env } from "../env.ts";
+import { UserType, type UserRow } from "../../db/schema/index.ts";
+import * as users from "../../models/user.ts";
+import * as orgs from "../../models/org.ts";
+import { canSeeOwner } from "../../auth/permission.ts";
+import { Forbidden, NotFound } from "../../lib/errors.ts";
+
+/** Gitea's orgAssignment: the organization named in the path, or 404 (it does not check visibility). */
+export function requireOrg(env: Env, name: string): UserRow {
+  const org = users.getUserByName(env.db, name);
+  if (!org || org.type !== UserType.Organization) throw new NotFound("GetOrgByName");
+  return org;
+}
+
+/** The organization if `viewer` may see it; an invisible one is reported as missing (404). */
+export function requireVisibleOrg(env: Env, viewer: UserRow | undefined, name: string): UserRow {
+  const org = requireOrg(env, name);
+  if (!canSeeOwner(env.db, org, viewer)) throw new NotFound();
+  return org;
+}
+
+export function isOrgOwner(env: Env, org: UserRow, user: UserRow): boolean {
+  return orgs.isOrgOwner(env.db, org.id, user.id);
+}
+
+export function isOrgMember(env: Env, org: UserRow, user: UserRow): boolean {
+  return orgs.isOrgMember(env.db, org.id, user.id);
+}
+
+/** Gitea's reqOrgOwnership: site admins and organization owners. */
+export function requireOrgOwner(env: Env, org: UserRow, doer: UserRow): void {
+  if (doer.isAdmin || orgs.isOrgOwner(env.db, org.id, doer.id)) return;
+  throw new Forbidden("Must be an organization owner");
+}
+
+/** Gitea's reqOrgMembership: site admins and organization members. */
+export function requireOrgMember(env: Env, org: UserRow, doer: UserRow): void {
+  if (doer.isAdmin || orgs.isOrgMember(env.db, org.id, doer.id)) return;
+  throw new Forbidden("Must be an organization member");
+}
+
+/** Whether `viewer` may see the organization (Gitea's HasOrgOrUserVisible). */
+export function canSeeOrg(env: Env, org: UserRow, viewer: UserRow | undefined): boolean {
+  return canSeeOwner(env.db, org, viewer);
+}
