@@ -3,6 +3,9 @@ import type { Tx } from "../db/client.ts";
 import { prepared } from "../db/prepared.ts";
 import {
   collaborations,
+  orgUsers,
+  teamRepos,
+  teamUsers,
   repositories,
   repoRedirects,
   repoTopics,
@@ -116,6 +119,11 @@ function visibilityCondition(f: RepoListFilter): SQL | undefined {
             repositories.id,
             sql`(SELECT ${collaborations.repoId} FROM ${collaborations} WHERE ${collaborations.userId} = ${f.viewerId})`,
           ),
+          // Repositories reached through a team.
+          inArray(
+            repositories.id,
+            sql`(SELECT ${teamRepos.repoId} FROM ${teamRepos} INNER JOIN ${teamUsers} ON ${teamUsers.teamId} = ${teamRepos.teamId} WHERE ${teamUsers.uid} = ${f.viewerId})`,
+          ),
         )
       : undefined;
   if (f.onlyAccessible) return mine ?? sql`0`;
@@ -127,7 +135,13 @@ function visibilityCondition(f: RepoListFilter): SQL | undefined {
       sql`(SELECT ${users.id} FROM ${users} WHERE ${inArray(users.visibility, f.visibleOwnerVisibilities)})`,
     ),
   );
-  return mine ? or(publicRepos, mine) : publicRepos;
+  if (!mine) return publicRepos;
+  // Public repositories of organizations the viewer belongs to, whatever the organization's visibility.
+  const memberPublic = and(
+    eq(repositories.isPrivate, false),
+    inArray(repositories.ownerId, sql`(SELECT ${orgUsers.orgId} FROM ${orgUsers} WHERE ${orgUsers.uid} = ${f.viewerId})`),
+  );
+  return or(publicRepos, mine, memberPublic);
 }
 
 export function listRepos(tx: Tx, f: RepoListFilter): { rows: RepoRow[]; total: number } {

@@ -27,6 +27,7 @@ import { transferOperations } from "./repos/transfer.ts";
 import { templateOperations } from "./misc/templates.ts";
 import { orgOperations } from "./orgs/org.ts";
 import { orgMemberOperations } from "./orgs/members.ts";
+import { teamOperations } from "./orgs/teams.ts";
 
 /** Every /api/v1 operation hearth serves; the OpenAPI document and the route table both come from here. */
 export const apiOperations: readonly AnyOperation[] = [
@@ -58,4 +59,5 @@ export const apiOperations: readonly AnyOperation[] = [
   ...templateOperations,
   ...orgOperations,
   ...orgMemberOperations,
+  ...teamOperations,
 ];
