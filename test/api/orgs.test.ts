@@ -312,3 +312,44 @@ describe("avatar", () => {
     expect((await t.json("POST", "/api/v1/orgs/pubco/avatar", { token: bobToken, body: { image: png.toString("base64") } })).status).toBe(403);
   });
 });
+
+describe("deleting users who belong to organizations", () => {
+  test("without purge: refused while the user belongs to an organization; an org name is not a user", async () => {
+    const dave = await t.user("dave");
+    const daveToken = t.token(dave);
+    await createOrg(daveToken, { username: "daveco" });
+    const r = await t.json("DELETE", "/api/v1/admin/users/dave", { token: rootToken });
+    expect(r.status).toBe(422);
+    expect(r.body.message).toBe(`user still has membership of organizations [uid: ${dave.id}]`);
+    const org = await t.json("DELETE", "/api/v1/admin/users/daveco", { token: rootToken });
+    expect(org.status).toBe(422);
+    expect(org.body.message).toBe("daveco is an organization not a user");
+    expect((await t.json("GET", "/api/v1/users/dave", { token: rootToken })).status).toBe(200);
+  });
+
+  test("purge: organizations the user solely owns go with their repositories; shared ones stay", async () => {
+    const erin = await t.user("erin");
+    const erinToken = t.token(erin);
+    const frank = await t.user("frank");
+    await createOrg(erinToken, { username: "erinsolo" });
+    await createOrg(erinToken, { username: "erinshared" });
+    for (const org of ["erinsolo", "erinshared"]) {
+      expect((await t.json("POST", `/api/v1/orgs/${org}/repos`, { token: erinToken, body: { name: "code", auto_init: true } })).status).toBe(201);
+    }
+    // frank co-owns erinshared and has nothing to do with erinsolo.
+    const owners = (await t.json("GET", "/api/v1/orgs/erinshared/teams", { token: erinToken })).body.find(
+      (x: { name: string }) => x.name === "Owners",
+    );
+    expect((await t.json("PUT", `/api/v1/teams/${owners.id}/members/frank`, { token: erinToken })).status).toBe(204);
+
+    expect((await t.json("DELETE", "/api/v1/admin/users/erin?purge=true", { token: rootToken })).status).toBe(204);
+    expect((await t.json("GET", "/api/v1/users/erin", { token: rootToken })).status).toBe(404);
+    expect((await t.json("GET", "/api/v1/orgs/erinsolo", { token: rootToken })).status).toBe(404);
+    expect((await t.json("GET", "/api/v1/repos/erinsolo/code", { token: rootToken })).status).toBe(404);
+    expect((await t.json("GET", "/api/v1/orgs/erinshared", { token: rootToken })).status).toBe(200);
+    expect((await t.json("GET", "/api/v1/repos/erinshared/code", { token: rootToken })).status).toBe(200);
+    const members = await t.json("GET", "/api/v1/orgs/erinshared/members", { token: rootToken });
+    expect(names(members.body)).toEqual(["frank"]);
+    expect(frank.id).toBeGreaterThan(0);
+  });
+});

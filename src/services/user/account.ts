@@ -12,6 +12,9 @@ import { BadRequest, Invalid, NotFound } from "../../lib/errors.ts";
 import { nowUnix } from "../../lib/time.ts";
 import { emailProblem, usernameProblem } from "./names.ts";
 import { parseVisibility } from "./visibility.ts";
+import { orgIdsOfMember, orgsSolelyOwnedBy } from "../../models/org.ts";
+import { deleteOrg } from "../org/org.ts";
+import { removeMember } from "../org/members.ts";
 
 export interface CreateUserInput {
   username: string;
@@ -83,6 +86,13 @@ export async function createUser(env: Env, input: CreateUserInput): Promise<User
 export function requireUser(env: Env, name: string): UserRow {
   const u = users.getUserByName(env.db, name);
   if (!u || u.type !== UserType.Individual) throw new NotFound(`user redirect does not exist [name: ${name}]`);
+  return u;
+}
+
+/** A user or organization by name (Gitea's UserAssignmentAPI matches both), or Gitea's 404. */
+export function requireAccount(env: Env, name: string): UserRow {
+  const u = users.getUserByName(env.db, name);
+  if (!u) throw new NotFound(`user redirect does not exist [name: ${name}]`);
   return u;
 }
 
@@ -184,17 +194,27 @@ function revokeTokensOnPasswordChange(tx: Tx, uid: number) {
 }
 
 /**
- * Deletes an account. Without `purge` an account that still owns repositories is refused, as
- * Gitea refuses it; with `purge` its repositories go first. Emails, tokens, two-factor,
- * collaborations and stars go with the user row (foreign-key cascades, one transaction).
+ * Deletes an account, as Gitea's DeleteUser. Without `purge` an account that still owns
+ * repositories or belongs to an organization is refused (422). With `purge` its repositories go
+ * first, then it leaves every organization; an organization it is the last owner of is deleted
+ * with all of its repositories. Emails, tokens, two-factor, collaborations, team memberships and
+ * stars go with the user row (foreign-key cascades, one transaction).
  */
 export function deleteUser(env: Env, doer: UserRow | undefined, target: UserRow, purge: boolean): void {
+  if (target.type !== UserType.Individual) throw new Invalid(`${target.name} is an organization not a user`);
   if (doer && doer.id === target.id) throw new Invalid("you cannot delete yourself");
   if (target.isAdmin && target.isActive && users.countAdmins(env.db) <= 1) {
     throw new Invalid(`can not delete the last admin user [uid: ${target.id}]`);
   }
-  if (purge) deleteAllOwnedRepos(env, target);
-  else if (ownsRepos(env, target)) throw new Invalid(`user still has ownership of repositories [uid: ${target.id}]`);
+  if (purge) {
+    deleteAllOwnedRepos(env, target);
+    leaveAllOrgs(env, target);
+  } else {
+    if (ownsRepos(env, target)) throw new Invalid(`user still has ownership of repositories [uid: ${target.id}]`);
+    if (orgIdsOfMember(env.db, target.id).length > 0) {
+      throw new Invalid(`user still has membership of organizations [uid: ${target.id}]`);
+    }
+  }
   writeTx(env.db, (tx) => {
     if (target.isAdmin && target.isActive && users.countAdmins(tx) <= 1) {
       throw new Invalid(`can not delete the last admin user [uid: ${target.id}]`);
@@ -203,6 +223,15 @@ export function deleteUser(env: Env, doer: UserRow | undefined, target: UserRow,
     clearUserWatches(tx, target.id);
     users.deleteUserRow(tx, target.id);
   });
+}
+
+/** Purge: out of every organization; one left without an owner is deleted with its repositories. */
+function leaveAllOrgs(env: Env, target: UserRow): void {
+  for (const org of orgsSolelyOwnedBy(env.db, target.id)) deleteOrg(env, org, true);
+  for (const orgId of orgIdsOfMember(env.db, target.id)) {
+    const org = users.getUserById(env.db, orgId);
+    if (org) removeMember(env, org, target);
+  }
 }
 
 /** Changes a password (CLI `admin user change-password`). */

@@ -3,7 +3,7 @@ import { operation, reply } from "../../../route.ts";
 import { CreateUserOption, EditUserOption, User } from "../../../schemas/user.ts";
 import { PageQuery, UsernameParams } from "../../../schemas/common.ts";
 import { toAPIUser } from "../../../../convert/user.ts";
-import { createUser, deleteUser, editUser, requireUser } from "../../../../services/user/account.ts";
+import { createUser, deleteUser, editUser, requireAccount, requireUser } from "../../../../services/user/account.ts";
 import { adminListUsers } from "../../../../services/user/profile.ts";
 import { parseVisibility } from "../../../../services/user/visibility.ts";
 import { Invalid } from "../../../../lib/errors.ts";
@@ -152,7 +152,7 @@ export const adminUserOperations = [
     query: v.object({ purge: v.optional(v.string()) }),
     responses: { 204: null },
     handler: ({ env, principal, params, query }) => {
-      const target = requireUser(env, params.username);
+      const target = requireAccount(env, params.username);
       deleteUser(env, principal!.user, target, optionalBool(query.purge) ?? false);
       return reply.noContent();
     },

@@ -6,6 +6,9 @@ import { toAPIRepo } from "../../../../convert/repo.ts";
 import { listAccessibleRepos, listOwnerRepos, searchRepos, withContext } from "../../../../services/repo/list.ts";
 import { topicsOfRepos } from "../../../../services/repo/topics.ts";
 import { requireUser } from "../../../../services/user/account.ts";
+import { requireVisibleOrg } from "../../../../services/org/lookup.ts";
+import { OrgParams } from "../../../schemas/org.ts";
+import { orgFromPath } from "../orgs/context.ts";
 import { canSeeUser } from "../../../../services/user/profile.ts";
 import { Invalid, NotFound } from "../../../../lib/errors.ts";
 import type { RepoRow, UserRow } from "../../../../db/schema/index.ts";
@@ -63,6 +66,25 @@ export const repoListOperations = [
       if (!canSeeUser(owner, viewer)) throw new NotFound("The target couldn't be found.");
       const page = ctx.page();
       const { rows, total } = listOwnerRepos(ctx.env, viewer, owner, page);
+      return ctx.list(render(ctx.env, viewer, rows), total, page);
+    },
+  }),
+  operation({
+    method: "GET",
+    path: "/orgs/:org/repos",
+    operationId: "orgListRepos",
+    tag: "organization",
+    summary: "List an organization's repos",
+    access: { scope: ["organization", "repository"], signIn: false },
+    params: OrgParams,
+    query: PageQuery,
+    responses: { 200: v.array(Repository) },
+    handler: (ctx) => {
+      const viewer = ctx.principal?.user;
+      const org = requireVisibleOrg(ctx.env, viewer, ctx.params.org);
+      orgFromPath.checkPublicOnly(ctx.principal, org);
+      const page = ctx.page();
+      const { rows, total } = listOwnerRepos(ctx.env, viewer, org, page);
       return ctx.list(render(ctx.env, viewer, rows), total, page);
     },
   }),
