@@ -1,7 +1,7 @@
 import { and, asc, count, eq, sql } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
 import { prepared } from "../db/prepared.ts";
-import { collaborations, users, type CollaborationRow, type UserRow } from "../db/schema/index.ts";
+import { collaborations, orgUsers, users, type CollaborationRow, type UserRow } from "../db/schema/index.ts";
 import { nowUnix } from "../lib/time.ts";
 
 export function getCollaboration(tx: Tx, repoId: number, userId: number): CollaborationRow | undefined {
@@ -49,4 +49,16 @@ export function listCollaborators(
     .all();
   const total = tx.select({ n: count() }).from(collaborations).where(eq(collaborations.repoId, repoId)).get()!.n;
   return { rows, total };
+}
+
+/** Members of an organization taking over a repository need no collaboration on it any more. */
+export function deleteOrgMemberCollaborations(tx: Tx, repoId: number, orgId: number): void {
+  tx.delete(collaborations)
+    .where(
+      and(
+        eq(collaborations.repoId, repoId),
+        sql`${collaborations.userId} IN (SELECT ${orgUsers.uid} FROM ${orgUsers} WHERE ${orgUsers.orgId} = ${orgId})`,
+      ),
+    )
+    .run();
 }

@@ -1,6 +1,9 @@
 import type { Env } from "../env.ts";
 import { writeTx } from "../../db/client.ts";
-import { AccessMode, UserType, type RepoRow, type UserRow } from "../../db/schema/index.ts";
+import { AccessMode, UserType, Visibility, type RepoRow, type TeamRow, type UserRow } from "../../db/schema/index.ts";
+import * as orgs from "../../models/org.ts";
+import * as teamModel from "../../models/team.ts";
+import { canCreateOrgRepo } from "./create.ts";
 import * as repos from "../../models/repo.ts";
 import * as users from "../../models/user.ts";
 import * as collab from "../../models/collaboration.ts";
@@ -77,20 +80,29 @@ export function startTransfer(
 ): TransferOutcome {
   const newOwner = newOwnerName ? users.getUserByName(env.db, newOwnerName) : undefined;
   if (!newOwner) throw new NotFound("The new owner does not exist or cannot be found");
+  const isOrg = newOwner.type === UserType.Organization;
+  // A private organization is not revealed to someone outside it.
+  if (isOrg && !doer.isAdmin && newOwner.visibility === Visibility.Private && !orgs.isOrgMember(env.db, newOwner.id, doer.id)) {
+    throw new NotFound("The new owner does not exist or cannot be found");
+  }
+  const teams: TeamRow[] = [];
   if (teamIds !== undefined) {
-    if (newOwner.type !== UserType.Organization) {
-      throw new Invalid("Teams can only be added to organization-owned repositories");
+    if (!isOrg) throw new Invalid("Teams can only be added to organization-owned repositories");
+    for (const id of teamIds) {
+      const team = teamModel.getTeamById(env.db, id);
+      if (!team) throw new Invalid(`team ${id} not found`);
+      if (team.orgId !== newOwner.id) throw new Forbidden(`team ${id} belongs not to org ${newOwner.id}`);
+      teams.push(team);
     }
-    // Organizations and their teams do not exist in hearth yet: no id can name one.
-    if (teamIds.length) throw new Invalid(`team ${teamIds[0]} not found`);
   }
   if (transfers.getPendingTransfer(env.db, rc.repo.id)) {
     throw new Conflict("repository is already being transferred [uname: , name: ]");
   }
   if (!withinLimit(env, doer, newOwner, true)) throw new Forbidden("Repository limit has been reached");
 
-  if (doer.isAdmin || doer.id === newOwner.id) {
-    const repo = transferOwnership(env, doer, newOwner, rc);
+  // Admins move it at once, as does an owner taking it back or anyone who may create repositories in the organization.
+  if (doer.isAdmin || doer.id === newOwner.id || (isOrg && canCreateOrgRepo(env, newOwner, doer))) {
+    const repo = transferOwnership(env, doer, newOwner, rc, teams);
     return { repo, owner: newOwner, pending: false };
   }
   writeTx(env.db, (tx) => {
@@ -104,30 +116,40 @@ export function startTransfer(
       repoId: rc.repo.id,
       doerId: doer.id,
       recipientId: newOwner.id,
-      teamIds: [],
+      teamIds: teams.map((t) => t.id),
       createdUnix: nowUnix(),
     });
   });
   return { repo: rc.repo, owner: rc.owner, pending: true };
 }
 
-/** Gitea's CanUserAcceptOrRejectTransfer for a user recipient: only the recipient. */
+/**
+ * Gitea's CanUserAcceptOrRejectTransfer: the recipient, or for an organization recipient anyone
+ * who may create repositories in it.
+ */
 function requireRecipient(env: Env, doer: UserRow, rc: RepoContext) {
   const t = transfers.getPendingTransfer(env.db, rc.repo.id);
   if (!t) throw new NotFound(`repository doesn't have a pending transfer [repo_id: ${rc.repo.id}]`);
   const recipient = users.getUserById(env.db, t.recipientId);
   const initiator = users.getUserById(env.db, t.doerId);
   if (!recipient || !initiator) throw new NotFound(`repository doesn't have a pending transfer [repo_id: ${rc.repo.id}]`);
-  return { t, recipient, initiator, allowed: recipient.id === doer.id };
+  const allowed =
+    recipient.type === UserType.Organization ? canCreateOrgRepo(env, recipient, doer) : recipient.id === doer.id;
+  const teams = t.teamIds
+    .split(",")
+    .filter(Boolean)
+    .map((id) => teamModel.getTeamById(env.db, Number(id)))
+    .filter((team): team is TeamRow => team !== undefined && team.orgId === recipient.id);
+  return { t, recipient, initiator, allowed, teams };
 }
 
 /** POST …/transfer/accept: the recipient takes the repository (202). */
 export function acceptTransfer(env: Env, doer: UserRow, rc: RepoContext): TransferOutcome {
-  const { recipient, initiator, allowed } = requireRecipient(env, doer, rc);
+  const { recipient, initiator, allowed, teams } = requireRecipient(env, doer, rc);
   // Gitea checks the recipient's repository limit before who is asking.
   if (!withinLimit(env, doer, recipient, false)) throw new Forbidden("Repository limit has been reached");
   if (!allowed) throw new Forbidden("permission denied");
-  const repo = transferOwnership(env, initiator, recipient, rc);
+  const repo = transferOwnership(env, initiator, recipient, rc, teams);
   return { repo, owner: recipient, pending: false };
 }
 
@@ -140,11 +162,12 @@ export function rejectTransfer(env: Env, doer: UserRow, rc: RepoContext): Transf
 }
 
 /**
- * Gitea's transferOwnership: the row changes owner, the new owner stops being a collaborator, the
- * transferring user watches it, the old owner/name redirects to it, and the git directory moves,
- * all or nothing.
+ * Gitea's transferOwnership: the row changes owner, the new owner (and, for an organization, its
+ * members) stop being collaborators, the repository leaves the old organization's teams and joins
+ * the new one's all-repositories teams and the teams asked for, the transferring user watches it,
+ * the old owner/name redirects to it, and the git directory moves, all or nothing.
  */
-function transferOwnership(env: Env, doer: UserRow, newOwner: UserRow, rc: RepoContext): RepoRow {
+function transferOwnership(env: Env, doer: UserRow, newOwner: UserRow, rc: RepoContext, teams: TeamRow[] = []): RepoRow {
   const { repo, owner: oldOwner } = rc;
   const from = gitDirOf(env, oldOwner, repo);
   const to = gitDirOf(env, newOwner, repo);
@@ -156,6 +179,12 @@ function transferOwnership(env: Env, doer: UserRow, newOwner: UserRow, rc: RepoC
       }
       const updated = repos.updateRepo(tx, repo.id, { ownerId: newOwner.id, ownerName: newOwner.name })!;
       collab.deleteCollaboration(tx, repo.id, newOwner.id);
+      teamModel.removeRepoFromTeams(tx, repo.id);
+      if (newOwner.type === UserType.Organization) {
+        collab.deleteOrgMemberCollaborations(tx, repo.id, newOwner.id);
+        teamModel.addRepoToAllRepoTeams(tx, newOwner.id, repo.id);
+        for (const team of teams) teamModel.addTeamRepo(tx, team, repo.id);
+      }
       watchModel.addWatch(tx, doer.id, repo.id, nowUnix());
       transfers.deleteTransfer(tx, repo.id);
       repos.dropRedirect(tx, newOwner.id, repo.name);
