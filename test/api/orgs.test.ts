@@ -353,3 +353,17 @@ describe("deleting users who belong to organizations", () => {
     expect(frank.id).toBeGreaterThan(0);
   });
 });
+
+describe("user avatar", () => {
+  test("a user uploads and deletes their own avatar; avatar_url follows", async () => {
+    const gif = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64");
+    expect((await t.json("POST", "/api/v1/user/avatar", { token: bobToken, body: { image: gif.toString("base64") } })).status).toBe(204);
+    const url = (await t.json("GET", "/api/v1/user", { token: bobToken })).body.avatar_url;
+    expect(url).toMatch(/\/avatars\/[0-9a-f]{64}$/);
+    const img = await t.request("GET", new URL(url).pathname);
+    expect(img.headers.get("content-type")).toBe("image/gif");
+    expect((await t.json("DELETE", "/api/v1/user/avatar", { token: bobToken })).status).toBe(204);
+    expect((await t.json("GET", "/api/v1/user", { token: bobToken })).body.avatar_url).not.toContain("/avatars/");
+    expect((await t.json("POST", "/api/v1/user/avatar", { body: { image: gif.toString("base64") } })).status).toBe(401);
+  });
+});

@@ -28,6 +28,7 @@ import { templateOperations } from "./misc/templates.ts";
 import { orgOperations } from "./orgs/org.ts";
 import { orgMemberOperations } from "./orgs/members.ts";
 import { teamOperations } from "./orgs/teams.ts";
+import { userAvatarOperations } from "./user/avatar.ts";
 
 /** Every /api/v1 operation hearth serves; the OpenAPI document and the route table both come from here. */
 export const apiOperations: readonly AnyOperation[] = [
@@ -60,4 +61,5 @@ export const apiOperations: readonly AnyOperation[] = [
   ...orgOperations,
   ...orgMemberOperations,
   ...teamOperations,
+  ...userAvatarOperations,
 ];

@@ -1,0 +1,33 @@
+import { operation, reply, type AnyOperation } from "../../../route.ts";
+import { UpdateUserAvatarOption } from "../../../schemas/org.ts";
+import { deleteAvatar, setAvatar } from "../../../../services/user/avatar.ts";
+
+export const userAvatarOperations: AnyOperation[] = [
+  operation({
+    method: "POST",
+    path: "/user/avatar",
+    operationId: "userUpdateAvatar",
+    tag: "user",
+    summary: "Update Avatar",
+    access: { scope: "user", signIn: true },
+    body: UpdateUserAvatarOption,
+    responses: { 204: null },
+    handler: (ctx) => {
+      setAvatar(ctx.env, ctx.principal!.user, ctx.body.image ?? "");
+      return reply.noContent();
+    },
+  }),
+  operation({
+    method: "DELETE",
+    path: "/user/avatar",
+    operationId: "userDeleteAvatar",
+    tag: "user",
+    summary: "Delete Avatar",
+    access: { scope: "user", signIn: true },
+    responses: { 204: null },
+    handler: ({ env, principal }) => {
+      deleteAvatar(env, principal!.user);
+      return reply.noContent();
+    },
+  }),
+];
