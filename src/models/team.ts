@@ -268,3 +268,15 @@ export function userTeamsWithRepo(tx: Tx, orgId: number, uid: number, repoId: nu
     .all({ orgId, uid, repoId })
     .map((r) => r.team);
 }
+
+/** The teams that have a repository (GET /repos/{o}/{r}/teams). */
+export function teamsWithRepo(tx: Tx, repoId: number): TeamRow[] {
+  return tx
+    .select({ team: teams })
+    .from(teamRepos)
+    .innerJoin(teams, eq(teams.id, teamRepos.teamId))
+    .where(eq(teamRepos.repoId, repoId))
+    .orderBy(asc(teams.lowerName))
+    .all()
+    .map((r) => r.team);
+}

@@ -128,3 +128,38 @@ describe("transfers and organizations", () => {
     expect((await t.json("GET", "/api/v1/repos/alice/mine", { token: carolToken })).status).toBe(404);
   });
 });
+
+describe("a repository's teams", () => {
+  test("list, check, add and remove by team name", async () => {
+    await ok("POST", "/api/v1/orgs/acme/repos", aliceToken, { name: "shared" }, 201);
+    const list = await ok("GET", "/api/v1/repos/acme/shared/teams", aliceToken);
+    expect(list.map((x: { name: string }) => x.name)).toEqual(["everything", "Owners"]);
+    expect(list[0].organization.name).toBe("acme");
+    expect((await t.json("GET", "/api/v1/repos/acme/shared/teams/readers", { token: aliceToken })).status).toBe(404);
+    await ok("PUT", "/api/v1/repos/acme/shared/teams/readers", aliceToken, undefined, 204);
+    expect((await ok("GET", "/api/v1/repos/acme/shared/teams/readers", carolToken)).name).toBe("readers");
+    const again = await t.json("PUT", "/api/v1/repos/acme/shared/teams/readers", { token: aliceToken });
+    expect(again.status).toBe(422);
+    expect(again.body.message).toBe("team 'readers' is already added to repo");
+    await ok("DELETE", "/api/v1/repos/acme/shared/teams/readers", aliceToken, undefined, 204);
+    const gone = await t.json("DELETE", "/api/v1/repos/acme/shared/teams/readers", { token: aliceToken });
+    expect(gone.status).toBe(422);
+    expect(gone.body.message).toBe("team 'readers' was not added to repo");
+    expect((await t.json("PUT", "/api/v1/repos/acme/shared/teams/nosuch", { token: aliceToken })).status).toBe(404);
+  });
+
+  test("repository admins need the organization's consent; readers may not; user repositories get 405", async () => {
+    // bob administers acme/bobs as its creator, but is no organization owner
+    const refused = await t.json("PUT", "/api/v1/repos/acme/bobs/teams/readers", { token: bobToken });
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe("user is nonexistent or has no permissions");
+    await ok("PATCH", "/api/v1/orgs/acme", aliceToken, { repo_admin_change_team_access: true });
+    await ok("PUT", "/api/v1/repos/acme/bobs/teams/readers", bobToken, undefined, 204);
+    expect((await t.json("DELETE", "/api/v1/repos/acme/bobs/teams/readers", { token: carolToken })).status).toBe(403);
+    await ok("POST", "/api/v1/user/repos", bobToken, { name: "solo" }, 201);
+    const user = await t.json("GET", "/api/v1/repos/bob/solo/teams", { token: bobToken });
+    expect(user.status).toBe(405);
+    expect(user.body.message).toBe("repo is not owned by an organization");
+    expect((await t.json("GET", "/api/v1/repos/acme/shared/teams")).status).toBe(401);
+  });
+});

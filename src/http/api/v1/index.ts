@@ -29,6 +29,7 @@ import { orgOperations } from "./orgs/org.ts";
 import { orgMemberOperations } from "./orgs/members.ts";
 import { teamOperations } from "./orgs/teams.ts";
 import { userAvatarOperations } from "./user/avatar.ts";
+import { repoTeamOperations } from "./repos/teams.ts";
 
 /** Every /api/v1 operation hearth serves; the OpenAPI document and the route table both come from here. */
 export const apiOperations: readonly AnyOperation[] = [
@@ -62,4 +63,5 @@ export const apiOperations: readonly AnyOperation[] = [
   ...orgMemberOperations,
   ...teamOperations,
   ...userAvatarOperations,
+  ...repoTeamOperations,
 ];
