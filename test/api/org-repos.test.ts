@@ -61,7 +61,8 @@ describe("POST /orgs/{org}/repos", () => {
     expect(member.status).toBe(403);
     expect(member.body.message).toBe("Given user is not allowed to create repository in organization.");
     expect((await t.json("POST", "/api/v1/orgs/hidden/repos", { token: bobToken, body: { name: "no" } })).status).toBe(404);
-    const unknown = await t.json("POST", "/api/v1/orgs/nosuch/repos", { token: bobToken, body: { name: "no" } });
+    expect((await t.json("POST", "/api/v1/orgs/nosuch/repos", { token: bobToken, body: { name: "no" } })).status).toBe(404);
+    const unknown = await t.json("POST", "/api/v1/org/nosuch/repos", { token: bobToken, body: { name: "no" } });
     expect(unknown.status).toBe(422);
     expect(unknown.body.message).toBe("org does not exist [id: 0, name: nosuch]");
     expect((await t.json("POST", "/api/v1/orgs/acme/repos", { token: rootToken, body: { name: "byadmin" } })).status).toBe(201);
@@ -152,7 +153,7 @@ describe("a repository's teams", () => {
     // bob administers acme/bobs as its creator, but is no organization owner
     const refused = await t.json("PUT", "/api/v1/repos/acme/bobs/teams/readers", { token: bobToken });
     expect(refused.status).toBe(403);
-    expect(refused.body.message).toBe("user is nonexistent or has no permissions");
+    expect(refused.body.message).toBe("user is nor repo admin nor owner");
     await ok("PATCH", "/api/v1/orgs/acme", aliceToken, { repo_admin_change_team_access: true });
     await ok("PUT", "/api/v1/repos/acme/bobs/teams/readers", bobToken, undefined, 204);
     expect((await t.json("DELETE", "/api/v1/repos/acme/bobs/teams/readers", { token: carolToken })).status).toBe(403);

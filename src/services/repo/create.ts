@@ -66,11 +66,14 @@ export function canCreateOrgRepo(env: Env, org: UserRow, doer: UserRow): boolean
 
 /**
  * POST /orgs/{org}/repos: the organization, if the doer may see it and create repositories in it.
- * An unknown organization is a 422 in Gitea, an invisible one 404.
+ * An unknown organization is a 404 (a 422 on the deprecated `/org/{org}/repos`), an invisible one 404.
  */
-export function orgForRepoCreation(env: Env, doer: UserRow, name: string): UserRow {
+export function orgForRepoCreation(env: Env, doer: UserRow, name: string, unknownIsInvalid = false): UserRow {
   const org = getUserByName(env.db, name);
-  if (!org || org.type !== UserType.Organization) throw new Invalid(`org does not exist [id: 0, name: ${name}]`);
+  if (!org || org.type !== UserType.Organization) {
+    if (unknownIsInvalid) throw new Invalid(`org does not exist [id: 0, name: ${name}]`);
+    throw new NotFound("GetOrgByName");
+  }
   if (!canSeeOwner(env.db, org, doer)) throw new NotFound();
   if (!canCreateOrgRepo(env, org, doer)) {
     throw new Forbidden("Given user is not allowed to create repository in organization.");

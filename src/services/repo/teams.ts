@@ -18,7 +18,7 @@ export function listRepoTeams(env: Env, rc: RepoContext): TeamRow[] {
 
 function teamNamed(env: Env, rc: RepoContext, name: string): TeamRow {
   const team = teams.getTeamByName(env.db, rc.owner.id, name);
-  if (!team) throw new NotFound();
+  if (!team) throw new NotFound(`team does not exist [org_id ${rc.owner.id}, team_id 0, name: ${name}]`);
   return team;
 }
 
@@ -37,7 +37,7 @@ export function repoTeam(env: Env, rc: RepoContext, name: string): TeamRow {
 export function changeRepoTeam(env: Env, rc: RepoContext, name: string, add: boolean): void {
   requireOrgOwned(rc);
   if (!rc.owner.repoAdminChangeTeamAccess && !rc.perm.isOwner()) {
-    throw new Forbidden("user is nonexistent or has no permissions");
+    throw new Forbidden("user is nor repo admin nor owner");
   }
   const team = teamNamed(env, rc, name);
   const has = teams.hasTeamRepo(env.db, team.id, rc.repo.id);

@@ -76,7 +76,7 @@ export const repoOperations = [
       body: CreateRepoOption,
       responses: { 201: Repository },
       handler: ({ env, principal, params, body }) => {
-        const org = orgForRepoCreation(env, principal!.user, params.org);
+        const org = orgForRepoCreation(env, principal!.user, params.org, operationId === "createOrgRepoDeprecated");
         return createAndRender(env, principal, org, body);
       },
     }),
