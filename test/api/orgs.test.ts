@@ -367,3 +367,16 @@ describe("user avatar", () => {
     expect((await t.json("POST", "/api/v1/user/avatar", { body: { image: gif.toString("base64") } })).status).toBe(401);
   });
 });
+
+describe("organizations under /users", () => {
+  test("GET /users/{org} and /users/{org}/repos answer for organizations the viewer may see", async () => {
+    const org = await t.json("GET", "/api/v1/users/pubco");
+    expect(org.status).toBe(200);
+    expect(org.body.login).toBe("pubco");
+    expect((await t.json("GET", "/api/v1/users/privco", { token: bobToken })).status).toBe(404);
+    expect((await t.json("GET", "/api/v1/users/privco", { token: aliceToken })).status).toBe(200);
+    expect((await t.json("GET", "/api/v1/users/limco")).status).toBe(404);
+    expect((await t.json("GET", "/api/v1/users/pubco/repos")).status).toBe(200);
+    expect((await t.json("GET", "/api/v1/users/privco/repos", { token: bobToken })).status).toBe(404);
+  });
+});

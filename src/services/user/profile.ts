@@ -1,6 +1,7 @@
 import type { Env } from "../env.ts";
 import { writeTx } from "../../db/client.ts";
 import { UserType, Visibility, type NewUserRow, type UserRow } from "../../db/schema/index.ts";
+import { canSeeOwner } from "../../auth/permission.ts";
 import * as users from "../../models/user.ts";
 import { NotFound } from "../../lib/errors.ts";
 import { nowUnix } from "../../lib/time.ts";
@@ -40,6 +41,12 @@ export function canSeeUser(user: UserRow, viewer: UserRow | undefined): boolean 
   if (!viewer) return false;
   if (viewer.isAdmin || viewer.id === user.id) return true;
   return user.visibility === Visibility.Limited;
+}
+
+/** Whether `viewer` may see a user or organization profile: organizations by their own rules (members for private ones). */
+export function canViewAccount(env: Env, account: UserRow, viewer: UserRow | undefined): boolean {
+  if (account.type === UserType.Organization) return canSeeOwner(env.db, account, viewer);
+  return canSeeUser(account, viewer);
 }
 
 export interface SearchInput {

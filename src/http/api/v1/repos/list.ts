@@ -5,11 +5,11 @@ import { intQuery, PageQuery, UsernameParams } from "../../../schemas/common.ts"
 import { toAPIRepo } from "../../../../convert/repo.ts";
 import { listAccessibleRepos, listOwnerRepos, searchRepos, withContext } from "../../../../services/repo/list.ts";
 import { topicsOfRepos } from "../../../../services/repo/topics.ts";
-import { requireUser } from "../../../../services/user/account.ts";
+import { requireAccount } from "../../../../services/user/account.ts";
 import { requireVisibleOrg } from "../../../../services/org/lookup.ts";
 import { OrgParams } from "../../../schemas/org.ts";
 import { orgFromPath } from "../orgs/context.ts";
-import { canSeeUser } from "../../../../services/user/profile.ts";
+import { canViewAccount } from "../../../../services/user/profile.ts";
 import { Invalid, NotFound } from "../../../../lib/errors.ts";
 import type { RepoRow, UserRow } from "../../../../db/schema/index.ts";
 import type { Env } from "../../../../services/env.ts";
@@ -62,8 +62,8 @@ export const repoListOperations = [
     responses: { 200: v.array(Repository) },
     handler: (ctx) => {
       const viewer = ctx.principal?.user;
-      const owner = requireUser(ctx.env, ctx.params.username);
-      if (!canSeeUser(owner, viewer)) throw new NotFound("The target couldn't be found.");
+      const owner = requireAccount(ctx.env, ctx.params.username);
+      if (!canViewAccount(ctx.env, owner, viewer)) throw new NotFound("The target couldn't be found.");
       const page = ctx.page();
       const { rows, total } = listOwnerRepos(ctx.env, viewer, owner, page);
       return ctx.list(render(ctx.env, viewer, rows), total, page);

@@ -3,8 +3,8 @@ import { operation } from "../../../route.ts";
 import { User, UserSearchResult } from "../../../schemas/user.ts";
 import { intQuery, PageQuery, UsernameParams } from "../../../schemas/common.ts";
 import { toAPIUser } from "../../../../convert/user.ts";
-import { requireUser } from "../../../../services/user/account.ts";
-import { canSeeUser, searchUsers } from "../../../../services/user/profile.ts";
+import { requireAccount } from "../../../../services/user/account.ts";
+import { canViewAccount, searchUsers } from "../../../../services/user/profile.ts";
 import { Forbidden, NotFound } from "../../../../lib/errors.ts";
 import { Visibility } from "../../../../services/user/visibility.ts";
 import { Reply } from "../../../route.ts";
@@ -45,8 +45,8 @@ export const usersOperations = [
     params: UsernameParams,
     responses: { 200: User },
     handler: ({ env, principal, params }) => {
-      const user = requireUser(env, params.username);
-      if (!canSeeUser(user, principal?.user)) throw new NotFound("The target couldn't be found.");
+      const user = requireAccount(env, params.username);
+      if (!canViewAccount(env, user, principal?.user)) throw new NotFound("The target couldn't be found.");
       if (principal?.scope?.publicOnly && user.visibility !== Visibility.Public) {
         throw new Forbidden("token scope is limited to public users");
       }
