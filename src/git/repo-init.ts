@@ -50,6 +50,19 @@ export function removeRepo(path: string): void {
   rmSync(path, { recursive: true, force: true });
 }
 
+/** Whether an owner directory already exists under the repository root (a rename must not land on it). */
+export function ownerDirExists(root: string, owner: string): boolean {
+  return existsSync(join(root, owner.toLowerCase()));
+}
+
+/** Moves all repositories of a renamed owner: their directory is named after the owner. */
+export function moveOwnerDir(root: string, oldOwner: string, newOwner: string): void {
+  const from = join(root, oldOwner.toLowerCase());
+  const to = join(root, newOwner.toLowerCase());
+  if (from === to || !existsSync(from)) return;
+  renameSync(from, to);
+}
+
 export function moveRepo(from: string, to: string): void {
   mkdirSync(dirname(to), { recursive: true });
   renameSync(from, to);

@@ -3,7 +3,7 @@ import type { Principal } from "../auth/principal.ts";
 import { applySudo, authenticate, checkAccountState, QUERY_TOKEN_WARNING } from "../auth/authenticate.ts";
 import { levelForMethod } from "../auth/scopes.ts";
 import type { FailureLimiter } from "../auth/ratelimit.ts";
-import { Forbidden, Unauthorized } from "../lib/errors.ts";
+import { AccountMoved, Forbidden, Redirect, Unauthorized } from "../lib/errors.ts";
 import { readApiBody } from "./body.ts";
 import { paginationHeaders, readPage } from "./pagination.ts";
 import { errorResponse, jsonResponse } from "./respond.ts";
@@ -97,8 +97,25 @@ export async function runOperation(
     }
     return jsonResponse(200, result, headers);
   } catch (err) {
+    if (err instanceof AccountMoved) return errorResponse(env, accountRedirect(request, err), headers, principal);
     return errorResponse(env, err, headers, principal);
   }
+}
+
+/** The request's own URL with the former account name replaced by the current one. */
+function accountRedirect(request: Request, moved: AccountMoved): Redirect {
+  const url = new URL(request.url);
+  const parts = url.pathname.split("/");
+  const decoded = (p: string) => {
+    try {
+      return decodeURIComponent(p);
+    } catch {
+      return p;
+    }
+  };
+  const at = parts.findIndex((p) => decoded(p).toLowerCase() === moved.oldName.toLowerCase());
+  if (at >= 0) parts[at] = encodeURIComponent(moved.newName);
+  return new Redirect(`${parts.join("/")}${url.search}`);
 }
 
 /** Elysia has already percent-decoded path parameters; a malformed escape comes through as null. */

@@ -73,3 +73,16 @@ export class Redirect extends HearthError {
     super(307, "moved");
   }
 }
+
+/**
+ * A user or organization was renamed: the request named it by a former name. http/ answers 307 to
+ * the same URL with the current name, as Gitea's RedirectToUser.
+ */
+export class AccountMoved extends HearthError {
+  constructor(
+    readonly oldName: string,
+    readonly newName: string,
+  ) {
+    super(307, "moved");
+  }
+}

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, inArray, or, sql } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
 import { prepared } from "../db/prepared.ts";
-import { users, emailAddresses, twoFactors, UserType, type NewUserRow, type UserRow } from "../db/schema/index.ts";
+import { users, emailAddresses, twoFactors, userRedirects, repositories, UserType, type NewUserRow, type UserRow } from "../db/schema/index.ts";
 
 export function getUserById(tx: Tx, id: number): UserRow | undefined {
   return prepared(tx, "user.byId", (t) =>
@@ -127,4 +127,38 @@ export function emailOwner(tx: Tx, email: string): number | undefined {
       .where(eq(emailAddresses.lowerEmail, sql.placeholder("lowerEmail")))
       .prepare(),
   ).get({ lowerEmail: email.toLowerCase() })?.uid;
+}
+
+/** Where a former name now points, if anywhere. */
+export function getUserRedirect(tx: Tx, name: string): number | undefined {
+  return tx
+    .select({ id: userRedirects.redirectUserId })
+    .from(userRedirects)
+    .where(eq(userRedirects.lowerName, name.toLowerCase()))
+    .get()?.id;
+}
+
+/** A name taken by a new account stops redirecting. */
+export function dropUserRedirect(tx: Tx, name: string): void {
+  tx.delete(userRedirects).where(eq(userRedirects.lowerName, name.toLowerCase())).run();
+}
+
+/**
+ * Renames an account: its row, the owner name its repositories carry, and a redirect from the old
+ * name (any redirect that pointed elsewhere under the new name goes).
+ */
+export function renameUser(tx: Tx, id: number, oldName: string, newName: string, unix: number): UserRow | undefined {
+  const updated = tx
+    .update(users)
+    .set({ name: newName, lowerName: newName.toLowerCase(), updatedUnix: unix })
+    .where(eq(users.id, id))
+    .returning()
+    .get();
+  tx.update(repositories).set({ ownerName: newName }).where(eq(repositories.ownerId, id)).run();
+  dropUserRedirect(tx, newName);
+  if (oldName.toLowerCase() !== newName.toLowerCase()) {
+    dropUserRedirect(tx, oldName);
+    tx.insert(userRedirects).values({ lowerName: oldName.toLowerCase(), redirectUserId: id }).run();
+  }
+  return updated;
 }

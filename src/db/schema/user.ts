@@ -71,6 +71,19 @@ export const emailAddresses = sqliteTable(
   (t) => [uniqueIndex("email_address_lower_email_uq").on(t.lowerEmail), index("email_address_uid_idx").on(t.uid)],
 );
 
+/** A renamed user or organization: the old name keeps resolving to it (Gitea's user_redirect). */
+export const userRedirects = sqliteTable(
+  "user_redirect",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    lowerName: text("lower_name").notNull(),
+    redirectUserId: integer("redirect_user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+  },
+  (t) => [uniqueIndex("user_redirect_lower_name_uq").on(t.lowerName)],
+);
+
 export type UserRow = typeof users.$inferSelect;
 export type NewUserRow = typeof users.$inferInsert;
 export type EmailRow = typeof emailAddresses.$inferSelect;

@@ -65,3 +65,6 @@ export const UpdateUserAvatarOption = named("UpdateUserAvatarOption", v.object({
 
 export const OrgParams = v.object({ org: v.string() });
 export const OrgUserParams = v.object({ org: v.string(), username: v.string() });
+
+export const RenameOrgOption = named("RenameOrgOption", v.object({ new_name: requiredString(40) }));
+export const RenameUserOption = named("RenameUserOption", v.object({ new_username: requiredString(40) }));

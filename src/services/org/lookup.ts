@@ -3,13 +3,21 @@ import { UserType, type UserRow } from "../../db/schema/index.ts";
 import * as users from "../../models/user.ts";
 import * as orgs from "../../models/org.ts";
 import { canSeeOwner } from "../../auth/permission.ts";
-import { Forbidden, NotFound } from "../../lib/errors.ts";
+import { AccountMoved, Forbidden, NotFound } from "../../lib/errors.ts";
 
 /** Gitea's orgAssignment: the organization named in the path, or 404 (it does not check visibility). */
 export function requireOrg(env: Env, name: string): UserRow {
   const org = users.getUserByName(env.db, name);
+  if (!org) throwIfRenamed(env, name);
   if (!org || org.type !== UserType.Organization) throw new NotFound("GetOrgByName");
   return org;
+}
+
+/** A former name of a renamed account answers with a redirect to the current one. */
+export function throwIfRenamed(env: Env, name: string): void {
+  const id = users.getUserRedirect(env.db, name);
+  const target = id === undefined ? undefined : users.getUserById(env.db, id);
+  if (target) throw new AccountMoved(name, target.name);
 }
 
 /** The organization if `viewer` may see it; an invisible one is reported as missing (404). */

@@ -53,6 +53,7 @@ export function createOrg(env: Env, owner: UserRow, name: string, fields: OrgFie
   const now = nowUnix();
   return writeTx(env.db, (tx) => {
     if (users.getUserByName(tx, name)) throw new Invalid(`user already exists [name: ${name}]`);
+    users.dropUserRedirect(tx, name);
     const row: NewUserRow = {
       name,
       lowerName: name.toLowerCase(),

@@ -14,7 +14,7 @@ export type GitAccessResult =
 
 /**
  * Gitea's smart-HTTP access decision, in its order: a renamed repository redirects before
- * anything else; anonymous callers may only read public repositories of public owners; a caller
+ * anything else; anyone, signed in or not, may read public repositories of public owners; a caller
  * without access gets 404 ("Repository not found"), so private names never leak; pushing needs
  * write access and a repository that is not archived.
  */
@@ -27,7 +27,12 @@ export function decideGitAccess(
 ): GitAccessResult {
   const notFound = { kind: "denied", status: 404, message: "Repository not found" } as const;
   const owner = users.getUserByName(env.db, ownerName);
-  if (!owner) return doer ? notFound : { kind: "challenge" };
+  if (!owner) {
+    const renamedTo = users.getUserRedirect(env.db, ownerName);
+    const newOwner = renamedTo === undefined ? undefined : users.getUserById(env.db, renamedTo);
+    if (newOwner && repos.getRepoByOwner(env.db, newOwner.id, repoName)) return { kind: "redirect", owner: newOwner.name, name: repoName };
+    return doer ? notFound : { kind: "challenge" };
+  }
   if (!owner.isActive) {
     return { kind: "denied", status: 403, message: "Repository cannot be accessed. You cannot push or open issues/pull-requests." };
   }
@@ -46,7 +51,13 @@ export function decideGitAccess(
       message: "This repo is archived. You can view files and clone it, but cannot push or open issues/pull-requests.",
     };
   }
-  const perm = repoPermission(env.db, doer, repo, owner);
+  let perm = repoPermission(env.db, doer, repo, owner);
+  if (doer && !write && !perm.canRead("code") && !env.settings.service.requireSigninView) {
+    // Gitea's httpBase asks nothing of a pull that anonymous callers may make (a public repository of a
+    // public owner): whoever could clone it signed out clones it signed in too, a restricted account included.
+    const anonymous = repoPermission(env.db, undefined, repo, owner);
+    if (anonymous.canRead("code")) perm = anonymous;
+  }
   const allowed = write ? perm.canWrite("code") : perm.canRead("code");
   if (!allowed) {
     if (!doer) return { kind: "challenge" };

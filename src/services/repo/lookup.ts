@@ -26,7 +26,14 @@ export class RepoMoved extends Error {
  */
 export function resolveRepo(env: Env, doer: UserRow | undefined, ownerName: string, repoName: string): RepoContext {
   const owner = users.getUserByName(env.db, ownerName);
-  if (!owner) throw new NotFound();
+  if (!owner) {
+    // The owner was renamed: the repository now lives under the new name.
+    const renamedTo = users.getUserRedirect(env.db, ownerName);
+    const moved = renamedTo === undefined ? undefined : repos.getRepoByOwner(env.db, renamedTo, repoName);
+    const newOwner = moved && users.getUserById(env.db, moved.ownerId);
+    if (moved && newOwner && repoPermission(env.db, doer, moved, newOwner).hasAccess()) throw new RepoMoved(moved.id);
+    throw new NotFound();
+  }
   const repo = repos.getRepoByOwner(env.db, owner.id, repoName);
   if (!repo) {
     const movedTo = repos.getRedirect(env.db, owner.id, repoName);

@@ -15,6 +15,7 @@ import { parseVisibility } from "./visibility.ts";
 import { orgIdsOfMember, orgsSolelyOwnedBy } from "../../models/org.ts";
 import { deleteOrg } from "../org/org.ts";
 import { removeMember } from "../org/members.ts";
+import { throwIfRenamed } from "../org/lookup.ts";
 
 export interface CreateUserInput {
   username: string;
@@ -56,6 +57,7 @@ export async function createUser(env: Env, input: CreateUserInput): Promise<User
   const created = input.createdUnix ?? nowUnix();
   return writeTx(env.db, (tx) => {
     if (users.getUserByName(tx, input.username)) throw new Invalid(`user already exists [name: ${input.username}]`);
+    users.dropUserRedirect(tx, input.username);
     if (users.emailOwner(tx, email) !== undefined) throw new Invalid(`e-mail already in use [email: ${email}]`);
     const row: NewUserRow = {
       name: input.username,
@@ -85,6 +87,7 @@ export async function createUser(env: Env, input: CreateUserInput): Promise<User
 /** An individual user by name, or Gitea's 404. */
 export function requireUser(env: Env, name: string): UserRow {
   const u = users.getUserByName(env.db, name);
+  if (!u) throwIfRenamed(env, name);
   if (!u || u.type !== UserType.Individual) throw new NotFound(`user redirect does not exist [name: ${name}]`);
   return u;
 }
@@ -92,6 +95,7 @@ export function requireUser(env: Env, name: string): UserRow {
 /** A user or organization by name (Gitea's UserAssignmentAPI matches both), or Gitea's 404. */
 export function requireAccount(env: Env, name: string): UserRow {
   const u = users.getUserByName(env.db, name);
+  if (!u) throwIfRenamed(env, name);
   if (!u) throw new NotFound(`user redirect does not exist [name: ${name}]`);
   return u;
 }

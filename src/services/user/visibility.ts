@@ -1,4 +1,4 @@
-import { Visibility } from "../../db/schema/index.ts";
+import { UserType, Visibility } from "../../db/schema/index.ts";
 
 const NAMES = ["public", "limited", "private"] as const;
 export type VisibilityName = (typeof NAMES)[number];
@@ -12,4 +12,4 @@ export function parseVisibility(name: string): number | undefined {
   return i >= 0 ? i : undefined;
 }
 
-export { Visibility };
+export { UserType, Visibility };

@@ -7,8 +7,12 @@ import {
   Organization,
   OrganizationPermissions,
   OrgParams,
+  RenameOrgOption,
+  RenameUserOption,
   UpdateUserAvatarOption,
 } from "../../../schemas/org.ts";
+import { renameAccount } from "../../../../services/user/rename.ts";
+import { UserType } from "../../../../services/user/visibility.ts";
 import { toAPIOrganization } from "../../../../convert/org.ts";
 import {
   adminListOrgs,
@@ -22,9 +26,9 @@ import {
   type OrgFields,
 } from "../../../../services/org/org.ts";
 import { requireOrg, requireVisibleOrg } from "../../../../services/org/lookup.ts";
-import { requireUser } from "../../../../services/user/account.ts";
+import { requireAccount, requireUser } from "../../../../services/user/account.ts";
 import { deleteAvatar, setAvatar } from "../../../../services/user/avatar.ts";
-import { NotFound } from "../../../../lib/errors.ts";
+import { Invalid, NotFound } from "../../../../lib/errors.ts";
 import { orgFromPath } from "./context.ts";
 
 type OrgBody = v.InferOutput<typeof EditOrgOption>;
@@ -115,6 +119,38 @@ export const orgOperations: AnyOperation[] = [
     responses: { 204: null },
     handler: ({ env, principal, params }) => {
       deleteOrg(env, orgFromPath.owned(env, principal, params.org));
+      return reply.noContent();
+    },
+  }),
+  operation({
+    method: "POST",
+    path: "/orgs/:org/rename",
+    operationId: "renameOrg",
+    tag: "organization",
+    summary: "Rename an organization",
+    access: { scope: "organization", signIn: true },
+    params: OrgParams,
+    body: RenameOrgOption,
+    responses: { 204: null },
+    handler: (ctx) => {
+      renameAccount(ctx.env, orgFromPath.owned(ctx.env, ctx.principal, ctx.params.org), ctx.body.new_name);
+      return reply.noContent();
+    },
+  }),
+  operation({
+    method: "POST",
+    path: "/admin/users/:username/rename",
+    operationId: "adminRenameUser",
+    tag: "admin",
+    summary: "Rename a user",
+    access: { scope: "admin", signIn: "admin" },
+    params: UsernameParams,
+    body: RenameUserOption,
+    responses: { 204: null },
+    handler: (ctx) => {
+      const user = requireAccount(ctx.env, ctx.params.username);
+      if (user.type !== UserType.Individual) throw new Invalid(`${user.name} is an organization not a user`);
+      renameAccount(ctx.env, user, ctx.body.new_username);
       return reply.noContent();
     },
   }),
