@@ -10,6 +10,7 @@ import {
   repoRedirects,
   repoTopics,
   users,
+  Visibility,
   type NewRepoRow,
   type RepoRow,
 } from "../db/schema/index.ts";
@@ -89,7 +90,9 @@ export interface RepoListFilter {
   seeAll?: boolean;
   /** Owner visibilities whose public repositories the viewer may see. */
   visibleOwnerVisibilities: number[];
-  /** Only repositories the viewer owns or collaborates on. */
+  /** The viewer is a restricted account: it sees only what it owns or was given (team, collaboration). */
+  restricted?: boolean;
+  /** Only repositories the viewer owns or collaborates on (GET /user/repos). */
   onlyAccessible?: boolean;
   keyword?: string;
   includeDescription?: boolean;
@@ -110,24 +113,13 @@ function likePattern(keyword: string): string {
   return `%${keyword.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/**
+ * Which repositories the viewer may list (Gitea's AccessibleRepositoryCondition, and for `onlyAccessible`
+ * the collaborative part of SearchRepositoryCondition that GET /user/repos uses).
+ */
 function visibilityCondition(f: RepoListFilter): SQL | undefined {
-  const mine =
-    f.viewerId !== undefined
-      ? or(
-          eq(repositories.ownerId, f.viewerId),
-          inArray(
-            repositories.id,
-            sql`(SELECT ${collaborations.repoId} FROM ${collaborations} WHERE ${collaborations.userId} = ${f.viewerId})`,
-          ),
-          // Repositories reached through a team.
-          inArray(
-            repositories.id,
-            sql`(SELECT ${teamRepos.repoId} FROM ${teamRepos} INNER JOIN ${teamUsers} ON ${teamUsers.teamId} = ${teamRepos.teamId} WHERE ${teamUsers.uid} = ${f.viewerId})`,
-          ),
-        )
-      : undefined;
-  if (f.onlyAccessible) return mine ?? sql`0`;
-  if (f.seeAll) return undefined;
+  if (f.seeAll && !f.onlyAccessible) return undefined;
+  const viewerId = f.viewerId;
   const publicRepos = and(
     eq(repositories.isPrivate, false),
     inArray(
@@ -135,11 +127,37 @@ function visibilityCondition(f: RepoListFilter): SQL | undefined {
       sql`(SELECT ${users.id} FROM ${users} WHERE ${inArray(users.visibility, f.visibleOwnerVisibilities)})`,
     ),
   );
-  if (!mine) return publicRepos;
+  if (viewerId === undefined) return f.onlyAccessible ? sql`0` : publicRepos;
+  const mine = or(
+    eq(repositories.ownerId, viewerId),
+    inArray(
+      repositories.id,
+      sql`(SELECT ${collaborations.repoId} FROM ${collaborations} WHERE ${collaborations.userId} = ${viewerId})`,
+    ),
+    // Repositories reached through a team.
+    inArray(
+      repositories.id,
+      sql`(SELECT ${teamRepos.repoId} FROM ${teamRepos} INNER JOIN ${teamUsers} ON ${teamUsers.teamId} = ${teamRepos.teamId} WHERE ${teamUsers.uid} = ${viewerId})`,
+    ),
+  );
+  // A restricted account reaches nothing by membership alone, only what it owns or was given.
+  if (f.restricted) return mine;
+  if (f.onlyAccessible) {
+    // GET /user/repos also lists the public repositories of the *private* organizations the viewer
+    // belongs to (Gitea's userOrgPublicRepoCondPrivate); those of public and limited ones are not "its".
+    const privateOrgPublic = and(
+      eq(repositories.isPrivate, false),
+      inArray(
+        repositories.ownerId,
+        sql`(SELECT ${orgUsers.orgId} FROM ${orgUsers} INNER JOIN ${users} ON ${users.id} = ${orgUsers.orgId} WHERE ${orgUsers.uid} = ${viewerId} AND ${users.visibility} = ${Visibility.Private})`,
+      ),
+    );
+    return or(mine, privateOrgPublic);
+  }
   // Public repositories of organizations the viewer belongs to, whatever the organization's visibility.
   const memberPublic = and(
     eq(repositories.isPrivate, false),
-    inArray(repositories.ownerId, sql`(SELECT ${orgUsers.orgId} FROM ${orgUsers} WHERE ${orgUsers.uid} = ${f.viewerId})`),
+    inArray(repositories.ownerId, sql`(SELECT ${orgUsers.orgId} FROM ${orgUsers} WHERE ${orgUsers.uid} = ${viewerId})`),
   );
   return or(publicRepos, mine, memberPublic);
 }

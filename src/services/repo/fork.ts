@@ -148,6 +148,7 @@ export function listForks(env: Env, viewer: UserRow | undefined, repo: RepoRow, 
   return repos.listRepos(env.db, {
     forkOf: repo.id,
     viewerId: viewer?.id,
+    restricted: viewer?.isRestricted ?? false,
     seeAll: viewer?.isAdmin ?? false,
     visibleOwnerVisibilities: visible,
     sort: "id",

@@ -32,6 +32,7 @@ export function withContext(env: Env, viewer: UserRow | undefined, rows: RepoRow
 export function listAccessibleRepos(env: Env, doer: UserRow, page: Paging) {
   return repos.listRepos(env.db, {
     viewerId: doer.id,
+    restricted: doer.isRestricted,
     onlyAccessible: true,
     visibleOwnerVisibilities: visibleOwnerKinds(doer),
     sort: "id",
@@ -45,6 +46,7 @@ export function listOwnerRepos(env: Env, viewer: UserRow | undefined, owner: Use
   return repos.listRepos(env.db, {
     ownerId: owner.id,
     viewerId: viewer?.id,
+    restricted: viewer?.isRestricted ?? false,
     seeAll: viewer?.isAdmin ?? false,
     visibleOwnerVisibilities: visibleOwnerKinds(viewer),
     sort: "id",
@@ -74,6 +76,7 @@ export function searchRepos(env: Env, viewer: UserRow | undefined, input: Search
   const anonymousView = input.publicOnly ? undefined : viewer;
   return repos.listRepos(env.db, {
     viewerId: anonymousView?.id,
+    restricted: anonymousView?.isRestricted ?? false,
     seeAll: anonymousView?.isAdmin ?? false,
     visibleOwnerVisibilities: visibleOwnerKinds(anonymousView),
     ...input,
