@@ -1,6 +1,6 @@
 import type { Settings } from "../config/settings.ts";
 import type { TeamRow, TeamUnitRow, UserRow } from "../db/schema/index.ts";
-import { MODE_NAMES, UNIT_NAMES } from "../services/org/teams.ts";
+import { isAdminTeam, MODE_NAMES, UNIT_NAMES } from "../services/org/teams.ts";
 import { toAPIOrganization, type APIOrganization } from "./org.ts";
 
 /** Gitea's `Team` JSON. */
@@ -16,18 +16,26 @@ export interface APITeam {
   can_create_org_repo: boolean;
 }
 
-/** Gitea's convert.ToTeam; `organization` is filled wherever hearth returns a team (never null). */
+/**
+ * Gitea's convert.ToTeam. An admin or owner team shows every unit at the team's own mode (Gitea's
+ * GetUnitsMap, even for the external units stored as read); other teams show their unit rows.
+ * `organization` is filled wherever hearth returns a team (Gitea leaves it null in lists).
+ */
 export function toAPITeam(settings: Settings, team: TeamRow, units: TeamUnitRow[], org: UserRow): APITeam {
-  const named = units.filter((u) => UNIT_NAMES[u.type]);
+  const mode = MODE_NAMES[team.authorize] ?? "none";
+  const unitModes: [string, string][] =
+    isAdminTeam(team)
+      ? Object.values(UNIT_NAMES).map((name) => [name, mode])
+      : units.filter((u) => UNIT_NAMES[u.type]).map((u) => [UNIT_NAMES[u.type]!, MODE_NAMES[u.accessMode] ?? "none"]);
   return {
     id: team.id,
     name: team.name,
     description: team.description,
     organization: toAPIOrganization(settings, org),
     includes_all_repositories: team.includesAllRepositories,
-    permission: MODE_NAMES[team.authorize] ?? "none",
-    units: named.map((u) => UNIT_NAMES[u.type]!),
-    units_map: Object.fromEntries(named.map((u) => [UNIT_NAMES[u.type]!, MODE_NAMES[u.accessMode] ?? "none"])),
+    permission: mode,
+    units: unitModes.map(([name]) => name),
+    units_map: Object.fromEntries(unitModes),
     can_create_org_repo: team.canCreateOrgRepo,
   };
 }

@@ -2,6 +2,7 @@ import { and, asc, count, eq, inArray, or, sql } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
 import { prepared } from "../db/prepared.ts";
 import {
+  AccessMode,
   repositories,
   teamRepos,
   teams,
@@ -16,6 +17,9 @@ import {
 } from "../db/schema/index.ts";
 
 /** Teams, their members, repositories and unit modes. Counters are recounted in the same transaction. */
+
+/** Gitea's team order: the Owners team first, then by lower-cased name. */
+const teamOrder = [sql`CASE WHEN ${teams.authorize} = ${AccessMode.Owner} THEN '' ELSE ${teams.lowerName} END`, asc(teams.id)];
 
 export function getTeamById(tx: Tx, id: number): TeamRow | undefined {
   return tx.select().from(teams).where(eq(teams.id, id)).get();
@@ -43,12 +47,8 @@ export function deleteTeamRow(tx: Tx, id: number): void {
 
 export function listOrgTeams(tx: Tx, orgId: number, offset: number, limit: number): { rows: TeamRow[]; total: number } {
   const where = eq(teams.orgId, orgId);
-  const rows = tx.select().from(teams).where(where).orderBy(asc(teams.lowerName)).limit(limit).offset(offset).all();
+  const rows = tx.select().from(teams).where(where).orderBy(...teamOrder).limit(limit).offset(offset).all();
   return { rows, total: tx.select({ n: count() }).from(teams).where(where).get()!.n };
-}
-
-export function allOrgTeams(tx: Tx, orgId: number): TeamRow[] {
-  return tx.select().from(teams).where(eq(teams.orgId, orgId)).orderBy(asc(teams.lowerName)).all();
 }
 
 export function searchOrgTeams(
@@ -67,7 +67,7 @@ export function searchOrgTeams(
     conds.push(inArray(teams.id, sql`(SELECT ${teamUsers.teamId} FROM ${teamUsers} WHERE ${teamUsers.uid} = ${f.memberId})`));
   }
   const where = and(...conds);
-  const rows = tx.select().from(teams).where(where).orderBy(asc(teams.lowerName)).limit(f.limit).offset(f.offset).all();
+  const rows = tx.select().from(teams).where(where).orderBy(...teamOrder).limit(f.limit).offset(f.offset).all();
   return { rows, total: tx.select({ n: count() }).from(teams).where(where).get()!.n };
 }
 
@@ -85,7 +85,7 @@ export function listUserTeams(
     .select()
     .from(teams)
     .where(where)
-    .orderBy(asc(teams.orgId), asc(teams.lowerName))
+    .orderBy(...teamOrder)
     .limit(opts.limit)
     .offset(opts.offset)
     .all();
@@ -169,7 +169,7 @@ export function listTeamMembers(tx: Tx, teamId: number, offset: number, limit: n
     .from(teamUsers)
     .innerJoin(users, eq(users.id, teamUsers.uid))
     .where(where)
-    .orderBy(asc(users.lowerName))
+    .orderBy(asc(users.fullName), asc(users.name))
     .limit(limit)
     .offset(offset)
     .all()

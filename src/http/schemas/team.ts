@@ -9,7 +9,8 @@ export const Team = named(
     id: v.number(),
     name: v.string(),
     description: v.string(),
-    organization: v.nullable(Organization),
+    // Gitea leaves it null in lists; hearth always fills it.
+    organization: Organization,
     includes_all_repositories: v.boolean(),
     permission: v.picklist(["none", "read", "write", "admin", "owner"]),
     units: v.array(v.string()),
@@ -20,7 +21,8 @@ export const Team = named(
 
 export const TeamSearchResult = named("TeamSearchResults", v.object({ ok: v.boolean(), data: v.array(Team) }));
 
-const permission = v.picklist(["", "read", "write", "admin"], "In");
+/** Gitea binds no rule to `permission`: read, write and admin count, any other word is none. */
+const permission = v.string();
 const alphaDashDot = v.regex(/^[\w.-]*$/, "AlphaDashDot");
 
 export const CreateTeamOption = named(

@@ -15,7 +15,10 @@ export function listTeamRepos(env: Env, doer: UserRow, team: TeamRow, page: List
   return { rows: withContext(env, doer, rows), total };
 }
 
-/** `{org}/{repo}` of a team route: a repository of the team's organization, or 404. */
+/**
+ * `{org}/{repo}` of a team route: a repository of the team's organization, or 404. Gitea ignores
+ * `{org}` and looks the name up in the team's organization; naming another organization is a 404 here.
+ */
 function orgRepo(env: Env, team: TeamRow, org: UserRow, ownerName: string, repoName: string): RepoRow {
   if (ownerName.toLowerCase() !== org.lowerName) throw new NotFound();
   const repo = repos.getRepoByOwner(env.db, team.orgId, repoName);
@@ -32,7 +35,7 @@ export function getTeamRepo(env: Env, doer: UserRow, team: TeamRow, org: UserRow
 
 /** Gitea lets only administrators of the repository give it to or take it from a team. */
 function requireRepoAdmin(env: Env, doer: UserRow, repo: RepoRow, org: UserRow): void {
-  if (!repoPermission(env.db, doer, repo, org).isAdmin()) throw new Forbidden("user is nonexistent or has no permissions");
+  if (!repoPermission(env.db, doer, repo, org).isAdmin()) throw new Forbidden("Must have admin-level access to the repository");
 }
 
 export function addTeamRepo(env: Env, doer: UserRow, team: TeamRow, org: UserRow, ownerName: string, repoName: string): void {

@@ -21,14 +21,18 @@ export const UNIT_NAMES: Record<number, string> = {
   [UnitType.Actions]: "repo.actions",
 };
 const UNIT_BY_NAME = new Map(Object.entries(UNIT_NAMES).map(([type, name]) => [name, Number(type)]));
-const EXTERNAL = new Set<number>([UnitType.ExternalWiki, UnitType.ExternalTracker]);
 
 export const MODE_NAMES = ["none", "read", "write", "admin", "owner"] as const;
 
-/** Gitea's perm.ParseAccessMode: unknown words are none. */
-function parseMode(name: string | undefined): number {
-  const i = MODE_NAMES.indexOf((name ?? "") as (typeof MODE_NAMES)[number]);
-  return i < 0 ? AccessMode.None : i;
+const PARSED_MODES: Record<string, number> = { read: AccessMode.Read, write: AccessMode.Write, admin: AccessMode.Admin };
+
+/**
+ * Gitea's perm.ParseAccessMode: read, write and admin; any other word (owner included) is none, and
+ * so is a mode outside `allowed` when it is given.
+ */
+function parseMode(name: string | undefined, ...allowed: number[]): number {
+  const mode = PARSED_MODES[name ?? ""] ?? AccessMode.None;
+  return allowed.length === 0 || allowed.includes(mode) ? mode : AccessMode.None;
 }
 
 export interface TeamInput {
@@ -43,63 +47,59 @@ export interface TeamInput {
 
 type UnitMode = { type: number; accessMode: number };
 
+/** Unit names match case-insensitively (Gitea's TypeFromKey); unknown names are dropped, a repeated unit counts once. */
+function unitType(name: string): number | undefined {
+  return UNIT_BY_NAME.get(name.toLowerCase());
+}
+
 function unitsFromMap(map: Record<string, string>): UnitMode[] {
-  const out: UnitMode[] = [];
+  const modes = new Map<number, number>();
   for (const [name, mode] of Object.entries(map)) {
-    const type = UNIT_BY_NAME.get(name);
-    if (type === undefined) continue;
-    // External trackers and wikis are links: nobody writes to them.
-    out.push({ type, accessMode: EXTERNAL.has(type) ? Math.min(parseMode(mode), AccessMode.Read) : parseMode(mode) });
+    const type = unitType(name);
+    if (type !== undefined) modes.set(type, parseMode(mode));
   }
-  return out;
+  return [...modes].map(([type, accessMode]) => ({ type, accessMode }));
 }
 
 function unitsFromList(names: string[], mode: number): UnitMode[] {
-  const types = [...new Set(names.map((n) => UNIT_BY_NAME.get(n)).filter((t): t is number => t !== undefined))];
-  return types.map((type) => ({ type, accessMode: EXTERNAL.has(type) ? AccessMode.Read : mode }));
+  const types = new Set(names.map(unitType).filter((t): t is number => t !== undefined));
+  return [...types].map((type) => ({ type, accessMode: mode }));
 }
 
+/** An admin team's units: admin on every unit, read on the external ones (they are only links). */
 function adminUnits(): UnitMode[] {
-  return Object.values(UnitType).map((type) => ({ type, accessMode: EXTERNAL.has(type) ? AccessMode.Read : AccessMode.Admin }));
-}
-
-/** Gitea's MinUnitAccessMode: the weakest mode above none among the non-external units. */
-function minUnitMode(units: UnitMode[]): number {
-  let res: number = AccessMode.None;
-  for (const u of units) {
-    if (EXTERNAL.has(u.type) || u.accessMode <= AccessMode.None) continue;
-    if (res === AccessMode.None || u.accessMode < res) res = u.accessMode;
-  }
-  return res;
+  return Object.values(UnitType).map((type) => ({
+    type,
+    accessMode: type === UnitType.ExternalWiki || type === UnitType.ExternalTracker ? AccessMode.Read : AccessMode.Admin,
+  }));
 }
 
 /**
- * The team's mode and units from a create/edit request, as Gitea's API derives them: admin teams
- * get every unit; otherwise `units_map` wins over `units`, and with a map the team's mode is its
- * weakest unit's.
+ * Gitea 1.25's team access (go-gitea#34128): a team's own mode is admin or none. An admin team has
+ * every unit; below admin the access is in the units, from `units_map`, else from `units` each at the
+ * request's read or write `permission` (none without one). Undefined when the request names no units.
  */
-function resolveAccess(permission: number, input: TeamInput): { mode: number; units: UnitMode[] | undefined } {
-  if (permission >= AccessMode.Admin) return { mode: permission, units: adminUnits() };
-  if (input.unitsMap && Object.keys(input.unitsMap).length > 0) {
-    const units = unitsFromMap(input.unitsMap);
-    return { mode: minUnitMode(units), units };
+function unitsFor(mode: number, input: TeamInput): UnitMode[] | undefined {
+  if (mode >= AccessMode.Admin) return adminUnits();
+  if (input.unitsMap && Object.keys(input.unitsMap).length > 0) return unitsFromMap(input.unitsMap);
+  if (input.units && input.units.length > 0) {
+    return unitsFromList(input.units, parseMode(input.permission, AccessMode.Read, AccessMode.Write));
   }
-  if (input.units && input.units.length > 0) return { mode: permission, units: unitsFromList(input.units, permission) };
-  return { mode: permission, units: undefined };
+  return undefined;
 }
 
-function checkName(name: string): void {
-  if (!/^[\w.-]+$/.test(name)) throw new Invalid("[Name]: AlphaDashDot");
-}
+const teamExists = (orgId: number, name: string) =>
+  new Invalid(`team already exists [org_id: ${orgId}, name: ${name.toLowerCase()}]`);
 
 export function createTeam(env: Env, org: UserRow, input: TeamInput & { name: string }): TeamRow {
-  checkName(input.name);
-  const { mode, units } = resolveAccess(parseMode(input.permission), input);
+  // Gitea's IsUsableTeamName: "new" would shadow the web UI's new-team page.
+  if (input.name === "new") throw new Invalid("name is reserved [name: new]");
+  const mode = parseMode(input.permission, AccessMode.None, AccessMode.Admin);
+  const units = unitsFor(mode, input);
+  // Gitea answers 500 here; a request error is a 422.
   if (!units) throw new Invalid("units permission should not be empty");
   return writeTx(env.db, (tx) => {
-    if (teams.getTeamByName(tx, org.id, input.name)) {
-      throw new Invalid(`team already exists [org_id: ${org.id}, name: ${input.name}]`);
-    }
+    if (teams.getTeamByName(tx, org.id, input.name)) throw teamExists(org.id, input.name);
     const team = teams.insertTeam(tx, {
       orgId: org.id,
       name: input.name,
@@ -117,49 +117,47 @@ export function createTeam(env: Env, org: UserRow, input: TeamInput & { name: st
 
 const isOwnerTeam = (team: TeamRow) => team.authorize >= AccessMode.Owner;
 
+/** An admin or owner team: every unit, at the team's own mode. */
+export const isAdminTeam = (team: TeamRow) => team.authorize >= AccessMode.Admin;
+
 /**
- * Gitea's EditTeam: only given fields change; the Owners team keeps its access, its repositories
- * and the right to create repositories.
+ * Gitea's EditTeam: only given fields change. The mode and includes_all_repositories change only
+ * along with a `permission`; units only when named (an admin team always has them all). The Owners
+ * team keeps its access, repositories, right to create repositories and, unlike in Gitea (where a
+ * renamed Owners team stops making owners), its name.
  */
 export function editTeam(env: Env, team: TeamRow, input: TeamInput): TeamRow {
-  if (input.name !== undefined && input.name !== "") checkName(input.name);
   return writeTx(env.db, (tx) => {
     const patch: Partial<TeamRow> = {};
-    if (input.name && input.name.toLowerCase() !== team.lowerName) {
-      if (isOwnerTeam(team)) throw new Invalid("the Owners team cannot be renamed");
-      if (teams.getTeamByName(tx, team.orgId, input.name)) {
-        throw new Invalid(`team already exists [org_id: ${team.orgId}, name: ${input.name}]`);
-      }
-    }
     if (input.name) {
+      if (isOwnerTeam(team) && input.name.toLowerCase() !== team.lowerName) {
+        throw new Invalid("the Owners team cannot be renamed");
+      }
+      const other = teams.getTeamByName(tx, team.orgId, input.name);
+      if (other && other.id !== team.id) throw teamExists(team.orgId, input.name);
       patch.name = input.name;
       patch.lowerName = input.name.toLowerCase();
     }
     if (input.description !== undefined) patch.description = input.description;
     if (input.canCreateOrgRepo !== undefined) patch.canCreateOrgRepo = isOwnerTeam(team) || input.canCreateOrgRepo;
-    let mode = team.authorize;
     let units: UnitMode[] | undefined;
     if (!isOwnerTeam(team)) {
-      const permission = input.permission ? parseMode(input.permission) : team.authorize;
-      const resolved = resolveAccess(permission, input);
-      mode = resolved.mode;
-      units = resolved.units;
-      if (input.permission && permission < AccessMode.Admin && team.authorize >= AccessMode.Admin && !units) {
-        // Leaving admin without naming units: keep the units the team had, at the new mode.
-        units = teams
-          .unitsOfTeams(tx, [team.id])
-          .get(team.id)
-          ?.map((u) => ({ type: u.type, accessMode: EXTERNAL.has(u.type) ? AccessMode.Read : permission }));
+      let mode = team.authorize;
+      if (input.permission) {
+        mode = patch.authorize = parseMode(input.permission, AccessMode.None, AccessMode.Admin);
+        if (input.includesAllRepositories !== undefined) patch.includesAllRepositories = input.includesAllRepositories;
       }
-      patch.authorize = mode;
-      if (input.permission && input.includesAllRepositories !== undefined) {
-        patch.includesAllRepositories = input.includesAllRepositories;
+      units = unitsFor(mode, input);
+      if (!units && team.authorize >= AccessMode.Admin && mode < AccessMode.Admin) {
+        // Leaving admin without naming units: Gitea would leave every unit at admin; keep the
+        // units at the read or write the request asks for instead.
+        units = unitsFromList(Object.values(UNIT_NAMES), parseMode(input.permission, AccessMode.Read, AccessMode.Write));
       }
     }
-    const updated = teams.updateTeam(tx, team.id, patch)!;
+    const updated = Object.keys(patch).length > 0 ? teams.updateTeam(tx, team.id, patch)! : team;
     if (units) teams.replaceTeamUnits(tx, updated, units);
     if (updated.includesAllRepositories && !team.includesAllRepositories) teams.addAllOrgRepos(tx, updated);
-    return updated;
+    return teams.getTeamById(tx, team.id)!;
   });
 }
 
@@ -194,6 +192,11 @@ export function teamForMember(env: Env, doer: UserRow, id: number): { team: Team
   }
   if (orgs.isOrgMember(env.db, org.id, doer.id)) throw new Forbidden("Must be a team member");
   throw new NotFound();
+}
+
+/** Gitea's reqOrgOwnership on `/teams/{id}` routes: with only a team in its context it answers 404, not 403. */
+export function requireTeamOwner(env: Env, doer: UserRow, team: TeamRow): void {
+  if (!doer.isAdmin && !orgs.isOrgOwner(env.db, team.orgId, doer.id)) throw new NotFound();
 }
 
 export function listOrgTeams(env: Env, org: UserRow, page: ListPage) {

@@ -19,6 +19,7 @@ import {
   orgsOfTeams,
   removeTeamMember,
   searchTeams,
+  requireTeamOwner,
   teamForMember,
   teamUnits,
   type TeamInput,
@@ -99,7 +100,9 @@ export const teamOperations: AnyOperation[] = [
     body: CreateTeamOption,
     responses: { 201: Team },
     handler: (ctx) => {
-      const org = orgFromPath.owned(ctx.env, ctx.principal, ctx.params.org);
+      // Gitea's /teams group checks membership before the route checks ownership.
+      const org = orgFromPath.membered(ctx.env, ctx.principal, ctx.params.org);
+      requireOrgOwner(ctx.env, org, ctx.principal!.user);
       const team = createTeam(ctx.env, org, { ...inputOf(ctx.body), name: ctx.body.name });
       return reply.created(teamJson(ctx.env, team, org));
     },
@@ -132,7 +135,8 @@ export const teamOperations: AnyOperation[] = [
     operationId: "userListTeams",
     tag: "user",
     summary: "List all the teams a user belongs to",
-    access: { scope: ["user", "organization"], signIn: true },
+    // In Gitea's /user group: the user scope only.
+    access: { scope: "user", signIn: true },
     query: PageQuery,
     responses: { 200: v.array(Team) },
     handler: (ctx) => {
@@ -167,7 +171,7 @@ export const teamOperations: AnyOperation[] = [
     responses: { 200: Team },
     handler: (ctx) => {
       const { team, org } = teamFromPath(ctx.env, ctx.principal, ctx.params.id);
-      requireOrgOwner(ctx.env, org, ctx.principal!.user);
+      requireTeamOwner(ctx.env, ctx.principal!.user, team);
       return teamJson(ctx.env, editTeam(ctx.env, team, inputOf(ctx.body)), org);
     },
   }),
@@ -181,8 +185,8 @@ export const teamOperations: AnyOperation[] = [
     params: TeamParams,
     responses: { 204: null },
     handler: ({ env, principal, params }) => {
-      const { team, org } = teamFromPath(env, principal, params.id);
-      requireOrgOwner(env, org, principal!.user);
+      const { team } = teamFromPath(env, principal, params.id);
+      requireTeamOwner(env, principal!.user, team);
       deleteTeam(env, team);
       return reply.noContent();
     },
@@ -230,8 +234,8 @@ export const teamOperations: AnyOperation[] = [
     params: TeamUserParams,
     responses: { 204: null },
     handler: ({ env, principal, params }) => {
-      const { team, org } = teamFromPath(env, principal, params.id);
-      requireOrgOwner(env, org, principal!.user);
+      const { team } = teamFromPath(env, principal, params.id);
+      requireTeamOwner(env, principal!.user, team);
       addTeamMember(env, team, requireUser(env, params.username));
       return reply.noContent();
     },
@@ -246,8 +250,8 @@ export const teamOperations: AnyOperation[] = [
     params: TeamUserParams,
     responses: { 204: null },
     handler: ({ env, principal, params }) => {
-      const { team, org } = teamFromPath(env, principal, params.id);
-      requireOrgOwner(env, org, principal!.user);
+      const { team } = teamFromPath(env, principal, params.id);
+      requireTeamOwner(env, principal!.user, team);
       removeTeamMember(env, team, requireUser(env, params.username));
       return reply.noContent();
     },
