@@ -70,11 +70,10 @@ export class RepoPermission {
     return this.unitModes.get(unit) ?? AccessMode.None;
   }
 
-  /** Whether the doer can see the repository at all (Gitea's HasAnyUnitAccess): an admin, or some unit readable. */
+  /** Whether the doer can see the repository at all (Gitea's HasAnyUnitAccess): read on it, or on some unit. */
   hasAccess(): boolean {
-    if (this.isAdmin()) return true;
-    if (!this.unitModes) return this.mode >= AccessMode.Read;
-    return UNITS.some((u) => this.unitMode(u) >= AccessMode.Read);
+    if (this.mode >= AccessMode.Read) return true;
+    return this.unitModes !== undefined && UNITS.some((u) => this.unitMode(u) >= AccessMode.Read);
   }
 
   canRead(unit: RepoUnit = "code"): boolean {
@@ -99,66 +98,72 @@ export class RepoPermission {
   }
 }
 
+/** What the permission function reads: the database, and whether the site requires signing in to view. */
+export interface PermissionSource {
+  db: Tx;
+  settings: { service: { requireSigninView: boolean } };
+}
+
 /**
  * Gitea's HasOrgOrUserVisible: whether `viewer` may see the user or organization `owner` at all.
- * Public owners are seen by everyone; limited ones by any signed-in account that is not restricted;
- * private organizations (and any organization, for a restricted account) only by their members.
+ * Public owners are seen by everyone (signed in, when the site requires it); limited ones by any
+ * signed-in account that is not restricted; private organizations (and limited ones, for a
+ * restricted account) only by their members.
  */
-export function canSeeOwner(db: Tx, owner: UserRow, viewer: UserRow | undefined): boolean {
+export function canSeeOwner(src: PermissionSource, owner: UserRow, viewer: UserRow | undefined): boolean {
   if (!viewer) return owner.visibility === Visibility.Public;
   if (viewer.isAdmin || viewer.id === owner.id) return true;
+  if (!src.settings.service.requireSigninView && owner.visibility === Visibility.Public) return true;
   if (owner.visibility === Visibility.Private || viewer.isRestricted) {
-    return owner.type === UserType.Organization && isOrgMember(db, owner.id, viewer.id);
+    return owner.type === UserType.Organization && isOrgMember(src.db, owner.id, viewer.id);
   }
   return true;
 }
 
 /**
- * Gitea's GetUserRepoPermission. In order: an owner it may not see hides the repository (unless the
- * doer collaborates on it); anonymous callers read public repositories; site admins and the owner
- * have everything; organization owners too; a team with admin access makes an administrator; other
- * teams give their unit modes (public repositories stay readable on units no team names); a
- * collaborator has their mode on every unit; non-restricted accounts read public repositories.
+ * Gitea 1.25's GetUserRepoPermission. In order: an owner the doer may not see hides the repository
+ * (unless the doer collaborates on it); anonymous callers read public repositories; site admins and
+ * the owner have everything. Everyone else starts from read on a public repository (a restricted
+ * account only on a fully public one: public owner, sign-in not required) raised by a collaboration.
+ * In an organization, owners and members of an admin team that has the repository have everything;
+ * other teams give per-unit modes, never below read on a public repository for a non-restricted
+ * account.
  */
-export function repoPermission(db: Tx, doer: UserRow | undefined, repo: RepoRow, owner: UserRow): RepoPermission {
+export function repoPermission(src: PermissionSource, doer: UserRow | undefined, repo: RepoRow, owner: UserRow): RepoPermission {
+  const { db } = src;
   const none = new RepoPermission(AccessMode.None, repo);
   if (!doer) {
-    if (repo.isPrivate || !canSeeOwner(db, owner, undefined)) return none;
+    if (repo.isPrivate || !canSeeOwner(src, owner, undefined)) return none;
     return new RepoPermission(AccessMode.Read, repo);
   }
   if (doer.isAdmin || doer.id === repo.ownerId) return new RepoPermission(AccessMode.Owner, repo);
 
   const collaboration = getCollaboration(db, repo.id, doer.id);
-  if (!collaboration && !canSeeOwner(db, owner, doer)) return none;
-  const publicFloor: AccessModeValue = !repo.isPrivate && !doer.isRestricted ? AccessMode.Read : AccessMode.None;
-  const collabMode = (collaboration?.mode ?? AccessMode.None) as AccessModeValue;
+  if (!collaboration && !canSeeOwner(src, owner, doer)) return none;
+  const fullyPublic = !repo.isPrivate && owner.visibility === Visibility.Public && !src.settings.service.requireSigninView;
+  const readsPublic = doer.isRestricted ? fullyPublic : !repo.isPrivate;
+  let mode: number = Math.max(readsPublic ? AccessMode.Read : AccessMode.None, collaboration?.mode ?? AccessMode.None);
+  if (owner.type !== UserType.Organization) return new RepoPermission(mode as AccessModeValue, repo);
 
-  if (owner.type !== UserType.Organization) {
-    return new RepoPermission(Math.max(publicFloor, collabMode) as AccessModeValue, repo);
-  }
+  const minimum: number = !repo.isPrivate && !doer.isRestricted ? AccessMode.Read : AccessMode.None;
+  mode = Math.max(mode, minimum);
   if (isOrgOwner(db, owner.id, doer.id)) return new RepoPermission(AccessMode.Owner, repo);
-
   const teams = userTeamsWithRepo(db, owner.id, doer.id, repo.id);
-  if (teams.some((t) => t.authorize >= AccessMode.Admin)) return new RepoPermission(AccessMode.Admin, repo);
+  if (teams.length === 0) return new RepoPermission(mode as AccessModeValue, repo);
+  if (teams.some((t) => t.authorize >= AccessMode.Admin)) return new RepoPermission(AccessMode.Owner, repo);
 
-  const teamMode = teams.reduce<number>((m, t) => Math.max(m, t.authorize), AccessMode.None);
-  const mode = Math.max(publicFloor, collabMode, teamMode) as AccessModeValue;
   const unitRows = unitsOfTeams(db, teams.map((t) => t.id));
   const units = new Map<RepoUnit, AccessModeValue>();
   for (const unit of UNITS) {
-    let unitMode: number = collabMode;
-    let named = false;
+    // A collaborator keeps their mode on every unit; each team can only raise it.
+    let unitMode: number = collaboration ? mode : AccessMode.None;
     for (const t of teams) {
       const row = unitRows.get(t.id)?.find((u) => u.type === UNIT_TYPE[unit]);
-      if (row) {
-        named = true;
-        unitMode = Math.max(unitMode, row.accessMode);
-      }
+      unitMode = Math.max(unitMode, minimum, row?.accessMode ?? AccessMode.None);
     }
-    if (!named) unitMode = Math.max(unitMode, publicFloor);
     units.set(unit, unitMode as AccessModeValue);
   }
-  return new RepoPermission(mode, repo, units);
+  return new RepoPermission(mode as AccessModeValue, repo, units);
 }
 
 /** Gitea's reqRepoReader(code): the code unit readable, or a repository administrator (who passes even with it off). */

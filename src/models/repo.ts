@@ -140,8 +140,9 @@ function visibilityCondition(f: RepoListFilter): SQL | undefined {
       sql`(SELECT ${teamRepos.repoId} FROM ${teamRepos} INNER JOIN ${teamUsers} ON ${teamUsers.teamId} = ${teamRepos.teamId} WHERE ${teamUsers.uid} = ${viewerId})`,
     ),
   );
-  // A restricted account reaches nothing by membership alone, only what it owns or was given.
-  if (f.restricted) return mine;
+  // A restricted account reaches nothing by membership alone: what it owns or was given, and in
+  // searches the fully public repositories.
+  if (f.restricted) return f.onlyAccessible || f.visibleOwnerVisibilities.length === 0 ? mine : or(publicRepos, mine);
   if (f.onlyAccessible) {
     // GET /user/repos also lists the public repositories of the *private* organizations the viewer
     // belongs to (Gitea's userOrgPublicRepoCondPrivate); those of public and limited ones are not "its".

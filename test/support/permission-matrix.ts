@@ -11,7 +11,8 @@ import type { TestApp } from "./app.ts";
  *   signed-in accounts public and limited orgs, private orgs are for their members (and site admins);
  * - anonymous callers read public repositories of public organizations;
  * - a signed-in, non-restricted account reads every public repository of an organization it may see;
- *   a restricted account reads nothing by default, only through explicit team or collaborator access;
+ *   a restricted account reads only fully public repositories (public repository of a public owner,
+ *   Gitea 1.25, go-gitea#35693) and what a team or a collaboration gives it;
  * - private repositories need team access (or the owner team, or site admin, or collaboration);
  * - a read team gives pull, a write team push; organization owners and site admins are administrators.
  */
@@ -37,9 +38,20 @@ export const ORG_NAMES = Object.keys(ORGS) as OrgName[];
  * - member: in a team of each organization that has no repositories;
  * - reader / writer: in each organization's read / write team, which holds both of its repositories;
  * - owner: created the three organizations (owner team); admin: site administrator, in no organization;
- * - rMember / rReader: restricted accounts, placed like member / reader.
+ * - rStranger / rMember / rReader: restricted accounts, placed like stranger / member / reader.
  */
-export const ROWS = ["anonymous", "stranger", "member", "reader", "writer", "owner", "admin", "rMember", "rReader"] as const;
+export const ROWS = [
+  "anonymous",
+  "stranger",
+  "member",
+  "reader",
+  "writer",
+  "owner",
+  "admin",
+  "rStranger",
+  "rMember",
+  "rReader",
+] as const;
 export type Row = (typeof ROWS)[number];
 
 /**
@@ -58,7 +70,8 @@ const ACCESS_TABLE: Record<Row, [pubPub: Access, limPub: Access, privPub: Access
   writer:    [ "w",      "w",      "w",      "w",      "w" ],
   owner:     [ "a",      "a",      "a",      "a",      "a" ],
   admin:     [ "a",      "a",      "a",      "a",      "a" ],
-  rMember:   [ "-",      "-",      "-",      "-",      "-" ],
+  rStranger: [ "r",      "-",      "-",      "-",      "-" ],
+  rMember:   [ "r",      "-",      "-",      "-",      "-" ],
   rReader:   [ "r",      "r",      "r",      "r",      "r" ],
 };
 
@@ -75,6 +88,7 @@ const USER_REPOS_TABLE: Record<Exclude<Row, "anonymous">, [boolean, boolean, boo
   writer:    [ true,  true,  true,   true,   true  ],
   owner:     [ true,  true,  true,   true,   true  ],
   admin:     [ false, false, false,  false,  false ],
+  rStranger: [ false, false, false,  false,  false ],
   rMember:   [ false, false, false,  false,  false ],
   rReader:   [ true,  true,  true,   true,   true  ],
 };
@@ -88,6 +102,7 @@ const ORG_VISIBLE_TABLE: Record<Row, [pub: boolean, lim: boolean, priv: boolean]
   writer:    [ true,  true,  true  ],
   owner:     [ true,  true,  true  ],
   admin:     [ true,  true,  true  ],
+  rStranger: [ true,  false, false ],
   rMember:   [ true,  true,  true  ],
   rReader:   [ true,  true,  true  ],
 };
@@ -166,7 +181,7 @@ export async function setupMatrix(t: TestApp): Promise<Record<Row, Viewer>> {
     ];
     for (const [row, id] of placement) await ok("PUT", `/api/v1/teams/${id}/members/${viewers[row].name}`, boss, undefined, 204);
   }
-  for (const row of ["rMember", "rReader"] as const) {
+  for (const row of ["rStranger", "rMember", "rReader"] as const) {
     const name = viewers[row].name!;
     const r = await ok("PATCH", `/api/v1/admin/users/${name}`, viewers.admin.token!, { login_name: name, restricted: true }, 200);
     expect(r.restricted).toBe(true);

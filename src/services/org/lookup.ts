@@ -23,7 +23,7 @@ export function throwIfRenamed(env: Env, name: string): void {
 /** The organization if `viewer` may see it; an invisible one is reported as missing (404). */
 export function requireVisibleOrg(env: Env, viewer: UserRow | undefined, name: string): UserRow {
   const org = requireOrg(env, name);
-  if (!canSeeOwner(env.db, org, viewer)) throw new NotFound();
+  if (!canSeeOwner(env, org, viewer)) throw new NotFound();
   return org;
 }
 
@@ -49,5 +49,5 @@ export function requireOrgMember(env: Env, org: UserRow, doer: UserRow): void {
 
 /** Whether `viewer` may see the organization (Gitea's HasOrgOrUserVisible). */
 export function canSeeOrg(env: Env, org: UserRow, viewer: UserRow | undefined): boolean {
-  return canSeeOwner(env.db, org, viewer);
+  return canSeeOwner(env, org, viewer);
 }

@@ -172,7 +172,7 @@ export interface OrgPermissions {
 
 /** GET /users/{u}/orgs/{org}/permissions: the user's strongest team in the organization decides. */
 export function userOrgPermissions(env: Env, viewer: UserRow, user: UserRow, org: UserRow): OrgPermissions {
-  if (!canSeeOwner(env.db, org, viewer)) throw new NotFound();
+  if (!canSeeOwner(env, org, viewer)) throw new NotFound();
   const mine = teams.listUserTeams(env.db, user.id, { orgId: org.id, offset: 0, limit: 1_000_000 }).rows;
   const level = mine.reduce((m, t) => Math.max(m, t.authorize), AccessMode.None as number);
   return {

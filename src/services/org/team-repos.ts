@@ -30,12 +30,12 @@ function orgRepo(env: Env, team: TeamRow, org: UserRow, ownerName: string, repoN
 export function getTeamRepo(env: Env, doer: UserRow, team: TeamRow, org: UserRow, ownerName: string, repoName: string): RepoContext {
   const repo = orgRepo(env, team, org, ownerName, repoName);
   if (!teams.hasTeamRepo(env.db, team.id, repo.id)) throw new NotFound();
-  return { repo, owner: org, perm: repoPermission(env.db, doer, repo, org) };
+  return { repo, owner: org, perm: repoPermission(env, doer, repo, org) };
 }
 
 /** Gitea lets only administrators of the repository give it to or take it from a team. */
 function requireRepoAdmin(env: Env, doer: UserRow, repo: RepoRow, org: UserRow): void {
-  if (!repoPermission(env.db, doer, repo, org).isAdmin()) throw new Forbidden("Must have admin-level access to the repository");
+  if (!repoPermission(env, doer, repo, org).isAdmin()) throw new Forbidden("Must have admin-level access to the repository");
 }
 
 export function addTeamRepo(env: Env, doer: UserRow, team: TeamRow, org: UserRow, ownerName: string, repoName: string): void {

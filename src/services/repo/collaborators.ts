@@ -72,5 +72,5 @@ export function collaboratorPermission(env: Env, rc: RepoContext, doer: UserRow,
   }
   const u = users.getUserByName(env.db, name);
   if (!u) throw new NotFound(`user does not exist [uid: 0, name: ${name}]`);
-  return { user: u, mode: repoPermission(env.db, u, rc.repo, rc.owner).mode };
+  return { user: u, mode: repoPermission(env, u, rc.repo, rc.owner).mode };
 }

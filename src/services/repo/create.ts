@@ -53,9 +53,9 @@ export function checkCreationLimit(env: Env, owner: UserRow, doer: UserRow): voi
  * not thereby its administrator (a team member allowed to create repositories) becomes an admin
  * collaborator, as in Gitea.
  */
-function grantOrgAccess(tx: Tx, doer: UserRow, org: UserRow, repo: RepoRow): void {
+function grantOrgAccess(env: Env, tx: Tx, doer: UserRow, org: UserRow, repo: RepoRow): void {
   addRepoToAllRepoTeams(tx, org.id, repo.id);
-  if (!repoPermission(tx, doer, repo, org).isAdmin()) putCollaboration(tx, repo.id, doer.id, AccessMode.Admin);
+  if (!repoPermission({ db: tx, settings: env.settings }, doer, repo, org).isAdmin()) putCollaboration(tx, repo.id, doer.id, AccessMode.Admin);
 }
 
 /** Gitea's CanCreateOrgRepo: site admins, and members of a team allowed to create repositories (owners are). */
@@ -74,7 +74,7 @@ export function orgForRepoCreation(env: Env, doer: UserRow, name: string, unknow
     if (unknownIsInvalid) throw new Invalid(`org does not exist [id: 0, name: ${name}]`);
     throw new NotFound("GetOrgByName");
   }
-  if (!canSeeOwner(env.db, org, doer)) throw new NotFound();
+  if (!canSeeOwner(env, org, doer)) throw new NotFound();
   if (!canCreateOrgRepo(env, org, doer)) {
     throw new Forbidden("Given user is not allowed to create repository in organization.");
   }
@@ -131,7 +131,7 @@ export async function createRepo(env: Env, input: CreateRepoInput): Promise<Repo
       createdUnix: now,
       updatedUnix: now,
     });
-    if (input.owner.type === UserType.Organization) grantOrgAccess(tx, input.doer, input.owner, row);
+    if (input.owner.type === UserType.Organization) grantOrgAccess(env, tx, input.doer, input.owner, row);
     // Gitea's [service] AUTO_WATCH_NEW_REPOS (default true): the creator watches the new repository.
     watchRepo(env, input.doer.id, row.id, tx);
     return row;

@@ -4,6 +4,7 @@ import { writeTx } from "../../db/client.ts";
 import type { RepoRow, UserRow } from "../../db/schema/index.ts";
 import * as repos from "../../models/repo.ts";
 import { clearRepoStars } from "../../models/star.ts";
+import { removeRepoFromTeams } from "../../models/team.ts";
 import { removeRepo } from "../../git/repo-init.ts";
 import { gitDirOf } from "./lookup.ts";
 
@@ -21,6 +22,7 @@ export function deleteRepo(env: Env, owner: UserRow, repo: RepoRow): void {
       if (repo.isFork && repo.forkId) repos.incrementForks(tx, repo.forkId, -1);
       clearRepoStars(tx, repo.id);
       repos.detachForks(tx, repo.id);
+      removeRepoFromTeams(tx, repo.id);
       repos.deleteRepoRow(tx, repo.id);
     });
   } catch (err) {

@@ -13,7 +13,7 @@ import { repoNameProblem } from "./names.ts";
 import { gitDirOf, type RepoContext } from "./lookup.ts";
 import { selfCommand } from "./hook-command.ts";
 import { repoLimit } from "./create.ts";
-import type { Paging } from "./list.ts";
+import { visibleOwnerKinds, type Paging } from "./list.ts";
 
 export interface ForkInput {
   doer: UserRow;
@@ -144,7 +144,7 @@ export async function forkRepo(env: Env, input: ForkInput): Promise<RepoRow> {
 
 /** GET /repos/{o}/{r}/forks: the forks `viewer` may see (site admins: all), oldest first. */
 export function listForks(env: Env, viewer: UserRow | undefined, repo: RepoRow, page: Paging) {
-  const visible = !viewer ? [Visibility.Public] : viewer.isRestricted ? [] : [Visibility.Public, Visibility.Limited];
+  const visible = visibleOwnerKinds(env, viewer);
   return repos.listRepos(env.db, {
     forkOf: repo.id,
     viewerId: viewer?.id,

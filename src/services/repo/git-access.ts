@@ -51,11 +51,11 @@ export function decideGitAccess(
       message: "This repo is archived. You can view files and clone it, but cannot push or open issues/pull-requests.",
     };
   }
-  let perm = repoPermission(env.db, doer, repo, owner);
+  let perm = repoPermission(env, doer, repo, owner);
   if (doer && !write && !perm.canRead("code") && !env.settings.service.requireSigninView) {
     // Gitea's httpBase asks nothing of a pull that anonymous callers may make (a public repository of a
     // public owner): whoever could clone it signed out clones it signed in too, a restricted account included.
-    const anonymous = repoPermission(env.db, undefined, repo, owner);
+    const anonymous = repoPermission(env, undefined, repo, owner);
     if (anonymous.canRead("code")) perm = anonymous;
   }
   const allowed = write ? perm.canWrite("code") : perm.canRead("code");

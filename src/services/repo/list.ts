@@ -10,10 +10,14 @@ export interface Paging {
   limit: number;
 }
 
-/** Owner visibilities whose public repositories `viewer` may see. */
-function visibleOwnerKinds(viewer: UserRow | undefined): number[] {
+/**
+ * Owner visibilities whose public repositories `viewer` may list: public ones for everyone (a
+ * restricted account only while the site does not require signing in), limited ones for signed-in
+ * accounts that are not restricted.
+ */
+export function visibleOwnerKinds(env: Env, viewer: UserRow | undefined): number[] {
   if (!viewer) return [Visibility.Public];
-  if (viewer.isRestricted) return [];
+  if (viewer.isRestricted) return env.settings.service.requireSigninView ? [] : [Visibility.Public];
   return [Visibility.Public, Visibility.Limited];
 }
 
@@ -23,7 +27,7 @@ export function withContext(env: Env, viewer: UserRow | undefined, rows: RepoRow
   const out: RepoContext[] = [];
   for (const repo of rows) {
     const owner = owners.get(repo.ownerId);
-    if (owner) out.push({ repo, owner, perm: repoPermission(env.db, viewer, repo, owner) });
+    if (owner) out.push({ repo, owner, perm: repoPermission(env, viewer, repo, owner) });
   }
   return out;
 }
@@ -34,7 +38,7 @@ export function listAccessibleRepos(env: Env, doer: UserRow, page: Paging) {
     viewerId: doer.id,
     restricted: doer.isRestricted,
     onlyAccessible: true,
-    visibleOwnerVisibilities: visibleOwnerKinds(doer),
+    visibleOwnerVisibilities: visibleOwnerKinds(env, doer),
     sort: "id",
     descending: false,
     ...page,
@@ -48,7 +52,7 @@ export function listOwnerRepos(env: Env, viewer: UserRow | undefined, owner: Use
     viewerId: viewer?.id,
     restricted: viewer?.isRestricted ?? false,
     seeAll: viewer?.isAdmin ?? false,
-    visibleOwnerVisibilities: visibleOwnerKinds(viewer),
+    visibleOwnerVisibilities: visibleOwnerKinds(env, viewer),
     sort: "id",
     descending: false,
     ...page,
@@ -78,7 +82,7 @@ export function searchRepos(env: Env, viewer: UserRow | undefined, input: Search
     viewerId: anonymousView?.id,
     restricted: anonymousView?.isRestricted ?? false,
     seeAll: anonymousView?.isAdmin ?? false,
-    visibleOwnerVisibilities: visibleOwnerKinds(anonymousView),
+    visibleOwnerVisibilities: visibleOwnerKinds(env, anonymousView),
     ...input,
     isPrivate: input.publicOnly ? false : input.isPrivate,
   });

@@ -31,7 +31,7 @@ export function resolveRepo(env: Env, doer: UserRow | undefined, ownerName: stri
     const renamedTo = users.getUserRedirect(env.db, ownerName);
     const moved = renamedTo === undefined ? undefined : repos.getRepoByOwner(env.db, renamedTo, repoName);
     const newOwner = moved && users.getUserById(env.db, moved.ownerId);
-    if (moved && newOwner && repoPermission(env.db, doer, moved, newOwner).hasAccess()) throw new RepoMoved(moved.id);
+    if (moved && newOwner && repoPermission(env, doer, moved, newOwner).hasAccess()) throw new RepoMoved(moved.id);
     throw new NotFound();
   }
   const repo = repos.getRepoByOwner(env.db, owner.id, repoName);
@@ -40,11 +40,11 @@ export function resolveRepo(env: Env, doer: UserRow | undefined, ownerName: stri
     if (movedTo !== undefined) {
       const target = repos.getRepoById(env.db, movedTo);
       const targetOwner = target && users.getUserById(env.db, target.ownerId);
-      if (target && targetOwner && repoPermission(env.db, doer, target, targetOwner).hasAccess()) throw new RepoMoved(movedTo);
+      if (target && targetOwner && repoPermission(env, doer, target, targetOwner).hasAccess()) throw new RepoMoved(movedTo);
     }
     throw new NotFound();
   }
-  const perm = repoPermission(env.db, doer, repo, owner);
+  const perm = repoPermission(env, doer, repo, owner);
   if (!perm.hasAccess()) throw new NotFound();
   return { repo, owner, perm };
 }
@@ -53,7 +53,7 @@ export function resolveRepoById(env: Env, doer: UserRow | undefined, id: number)
   const repo = repos.getRepoById(env.db, id);
   const owner = repo && users.getUserById(env.db, repo.ownerId);
   if (!repo || !owner) throw new NotFound();
-  const perm = repoPermission(env.db, doer, repo, owner);
+  const perm = repoPermission(env, doer, repo, owner);
   if (!perm.hasAccess()) throw new NotFound();
   return { repo, owner, perm };
 }

@@ -30,7 +30,7 @@ export function checkPush(env: Env, repoId: number, pusherId: number, updates: R
   const pusher = users.getUserById(env.db, pusherId);
   if (!repo || !owner || !pusher) return "repository or pusher does not exist";
   if (repo.isArchived) return "This repo is archived. You can view files and clone it, but cannot push or open issues/pull-requests.";
-  if (!repoPermission(env.db, pusher, repo, owner).canWrite("code")) return "User permission denied for writing.";
+  if (!repoPermission(env, pusher, repo, owner).canWrite("code")) return "User permission denied for writing.";
   for (const u of updates) {
     if (!u.ref.startsWith("refs/")) return `invalid ref ${u.ref}`;
   }

@@ -106,7 +106,7 @@ export function startTransfer(
     return { repo, owner: newOwner, pending: false };
   }
   writeTx(env.db, (tx) => {
-    if (!repoPermission(env.db, newOwner, rc.repo, rc.owner).hasAccess()) {
+    if (!repoPermission(env, newOwner, rc.repo, rc.owner).hasAccess()) {
       collab.putCollaboration(tx, rc.repo.id, newOwner.id, AccessMode.Read);
     }
     if (repos.getRepoByOwner(tx, newOwner.id, rc.repo.name)) {

@@ -45,7 +45,7 @@ export function canSeeUser(user: UserRow, viewer: UserRow | undefined): boolean 
 
 /** Whether `viewer` may see a user or organization profile: organizations by their own rules (members for private ones). */
 export function canViewAccount(env: Env, account: UserRow, viewer: UserRow | undefined): boolean {
-  if (account.type === UserType.Organization) return canSeeOwner(env.db, account, viewer);
+  if (account.type === UserType.Organization) return canSeeOwner(env, account, viewer);
   return canSeeUser(account, viewer);
 }
 
