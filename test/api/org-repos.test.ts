@@ -164,3 +164,18 @@ describe("a repository's teams", () => {
     expect((await t.json("GET", "/api/v1/repos/acme/shared/teams")).status).toBe(401);
   });
 });
+
+describe("admin teams", () => {
+  test("a member of an admin team that has the repository may do what owners do (transfer), without it not", async () => {
+    const admins = await ok("POST", "/api/v1/orgs/acme/teams", aliceToken, { name: "admins", permission: "admin" }, 201);
+    expect(admins.permission).toBe("admin");
+    await ok("PUT", `/api/v1/teams/${admins.id}/members/carol`, aliceToken, undefined, 204);
+    await ok("POST", "/api/v1/orgs/acme/repos", aliceToken, { name: "ceded", private: true }, 201);
+    // the team does not have the repository yet: carol cannot see it
+    expect((await t.json("GET", "/api/v1/repos/acme/ceded", { token: carolToken })).status).toBe(404);
+    await ok("PUT", `/api/v1/teams/${admins.id}/repos/acme/ceded`, aliceToken, undefined, 204);
+    expect((await ok("GET", "/api/v1/repos/acme/ceded", carolToken)).permissions).toEqual({ admin: true, push: true, pull: true });
+    const moved = await ok("POST", "/api/v1/repos/acme/ceded/transfer", carolToken, { new_owner: "carol" }, 202);
+    expect(moved.full_name).toBe("carol/ceded");
+  });
+});
