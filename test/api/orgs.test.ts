@@ -380,3 +380,24 @@ describe("organizations under /users", () => {
     expect((await t.json("GET", "/api/v1/users/privco/repos", { token: bobToken })).status).toBe(404);
   });
 });
+
+describe("private organizations stay private on every organization route", () => {
+  test("outsiders get 404 where members get 403", async () => {
+    for (const [method, path] of [
+      ["GET", "/api/v1/orgs/privco/teams"],
+      ["GET", "/api/v1/orgs/privco/teams/search"],
+      ["POST", "/api/v1/orgs/privco/teams"],
+      ["PATCH", "/api/v1/orgs/privco"],
+      ["DELETE", "/api/v1/orgs/privco"],
+      ["PUT", "/api/v1/orgs/privco/public_members/bob"],
+      ["POST", "/api/v1/orgs/privco/repos"],
+    ] as const) {
+      const r = await t.json(method, path, { token: bobToken, body: { name: "x" } });
+      expect({ method, path, status: r.status }).toEqual({ method, path, status: 404 });
+    }
+    // a visible organization tells a signed-in non-member why
+    const r = await t.json("GET", "/api/v1/orgs/pubco/teams", { token: bobToken });
+    expect(r.status).toBe(403);
+    expect(r.body.message).toBe("Must be an organization member");
+  });
+});

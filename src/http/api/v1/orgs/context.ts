@@ -2,8 +2,8 @@ import type { Principal } from "../../../../auth/principal.ts";
 import type { UserRow } from "../../../../db/schema/index.ts";
 import type { Env } from "../../../../services/env.ts";
 import { Visibility } from "../../../../services/user/visibility.ts";
-import { requireOrg, requireOrgMember, requireOrgOwner } from "../../../../services/org/lookup.ts";
-import { Forbidden } from "../../../../lib/errors.ts";
+import { canSeeOrg, requireOrg, requireOrgMember, requireOrgOwner } from "../../../../services/org/lookup.ts";
+import { Forbidden, NotFound } from "../../../../lib/errors.ts";
 
 /** Gitea's checkTokenPublicOnly for organization routes. */
 function checkPublicOnly(principal: Principal | undefined, org: UserRow): void {
@@ -21,16 +21,22 @@ export const orgFromPath = {
     checkPublicOnly(principal, org);
     return org;
   },
-  /** reqOrgOwnership. */
+  /** reqOrgOwnership; an organization the caller may not even see is a 404, so private ones do not leak. */
   owned(env: Env, principal: Principal | undefined, name: string): UserRow {
-    const org = orgFromPath.get(env, principal, name);
+    const org = orgFromPath.visible(env, principal, name);
     requireOrgOwner(env, org, principal!.user);
     return org;
   },
-  /** reqOrgMembership. */
+  /** reqOrgMembership, with the same 404 for an organization the caller may not see. */
   membered(env: Env, principal: Principal | undefined, name: string): UserRow {
-    const org = orgFromPath.get(env, principal, name);
+    const org = orgFromPath.visible(env, principal, name);
     requireOrgMember(env, org, principal!.user);
+    return org;
+  },
+  /** The organization if the caller may see it, else 404. */
+  visible(env: Env, principal: Principal | undefined, name: string): UserRow {
+    const org = orgFromPath.get(env, principal, name);
+    if (!canSeeOrg(env, org, principal?.user)) throw new NotFound();
     return org;
   },
 };

@@ -4,7 +4,6 @@ import { PageQuery } from "../../../schemas/common.ts";
 import { OrgParams, OrgUserParams } from "../../../schemas/org.ts";
 import { User } from "../../../schemas/user.ts";
 import { toAPIUser } from "../../../../convert/user.ts";
-import { canSeeOrg } from "../../../../services/org/lookup.ts";
 import {
   checkMember,
   isPublicMember,
@@ -14,17 +13,11 @@ import {
 } from "../../../../services/org/members.ts";
 import { requireUser } from "../../../../services/user/account.ts";
 import { NotFound } from "../../../../lib/errors.ts";
-import type { Principal } from "../../../../auth/principal.ts";
-import type { Env } from "../../../../services/env.ts";
 import { totalOnly } from "../repos/collaborators.ts";
 import { orgFromPath } from "./context.ts";
 
 /** Member routes answer 404 for an organization the caller may not see, so private ones do not leak. */
-function visibleOrg(env: Env, principal: Principal | undefined, name: string) {
-  const org = orgFromPath.get(env, principal, name);
-  if (!canSeeOrg(env, org, principal?.user)) throw new NotFound();
-  return org;
-}
+const visibleOrg = orgFromPath.visible;
 
 export const orgMemberOperations: AnyOperation[] = [
   operation({
