@@ -224,38 +224,26 @@ export const teamOperations: AnyOperation[] = [
       return toAPIUser(env.settings, user, principal!.user);
     },
   }),
-  operation({
-    method: "PUT",
-    path: "/teams/:id/members/:username",
-    operationId: "orgAddTeamMember",
-    tag: "organization",
-    summary: "Add a team member",
-    access: { scope: "organization", signIn: true },
-    params: TeamUserParams,
-    responses: { 204: null },
-    handler: ({ env, principal, params }) => {
-      const { team } = teamFromPath(env, principal, params.id);
-      requireTeamOwner(env, principal!.user, team);
-      addTeamMember(env, team, requireUser(env, params.username));
-      return reply.noContent();
-    },
-  }),
-  operation({
-    method: "DELETE",
-    path: "/teams/:id/members/:username",
-    operationId: "orgRemoveTeamMember",
-    tag: "organization",
-    summary: "Remove a team member",
-    access: { scope: "organization", signIn: true },
-    params: TeamUserParams,
-    responses: { 204: null },
-    handler: ({ env, principal, params }) => {
-      const { team } = teamFromPath(env, principal, params.id);
-      requireTeamOwner(env, principal!.user, team);
-      removeTeamMember(env, team, requireUser(env, params.username));
-      return reply.noContent();
-    },
-  }),
+  ...(["PUT", "DELETE"] as const).map((method) =>
+    operation({
+      method,
+      path: "/teams/:id/members/:username",
+      operationId: method === "PUT" ? "orgAddTeamMember" : "orgRemoveTeamMember",
+      tag: "organization",
+      summary: method === "PUT" ? "Add a team member" : "Remove a team member",
+      access: { scope: "organization", signIn: true },
+      params: TeamUserParams,
+      responses: { 204: null },
+      handler: ({ env, principal, params }) => {
+        const { team } = teamFromPath(env, principal, params.id);
+        requireTeamOwner(env, principal!.user, team);
+        const user = requireUser(env, params.username);
+        if (method === "PUT") addTeamMember(env, team, user);
+        else removeTeamMember(env, team, user);
+        return reply.noContent();
+      },
+    }),
+  ),
   operation({
     method: "GET",
     path: "/teams/:id/repos",
@@ -289,34 +277,22 @@ export const teamOperations: AnyOperation[] = [
       return toAPIRepo(env.settings, { ...rc, topics: repoTopics(env, rc.repo.id) });
     },
   }),
-  operation({
-    method: "PUT",
-    path: "/teams/:id/repos/:org/:repo",
-    operationId: "orgAddTeamRepository",
-    tag: "organization",
-    summary: "Add a repository to a team",
-    access: { scope: "organization", signIn: true },
-    params: TeamRepoParams,
-    responses: { 204: null },
-    handler: ({ env, principal, params }) => {
-      const { team, org } = teamFromPath(env, principal, params.id);
-      addTeamRepo(env, principal!.user, team, org, params.org, params.repo);
-      return reply.noContent();
-    },
-  }),
-  operation({
-    method: "DELETE",
-    path: "/teams/:id/repos/:org/:repo",
-    operationId: "orgRemoveTeamRepository",
-    tag: "organization",
-    summary: "Remove a repository from a team",
-    access: { scope: "organization", signIn: true },
-    params: TeamRepoParams,
-    responses: { 204: null },
-    handler: ({ env, principal, params }) => {
-      const { team, org } = teamFromPath(env, principal, params.id);
-      removeTeamRepo(env, principal!.user, team, org, params.org, params.repo);
-      return reply.noContent();
-    },
-  }),
+  ...(["PUT", "DELETE"] as const).map((method) =>
+    operation({
+      method,
+      path: "/teams/:id/repos/:org/:repo",
+      operationId: method === "PUT" ? "orgAddTeamRepository" : "orgRemoveTeamRepository",
+      tag: "organization",
+      summary: method === "PUT" ? "Add a repository to a team" : "Remove a repository from a team",
+      access: { scope: "organization", signIn: true },
+      params: TeamRepoParams,
+      responses: { 204: null },
+      handler: ({ env, principal, params }) => {
+        const { team, org } = teamFromPath(env, principal, params.id);
+        const change = method === "PUT" ? addTeamRepo : removeTeamRepo;
+        change(env, principal!.user, team, org, params.org, params.repo);
+        return reply.noContent();
+      },
+    }),
+  ),
 ];
