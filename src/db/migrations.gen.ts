@@ -3,10 +3,12 @@ import m0 from "../../migrations/0000_init.sql" with { type: "text" };
 import m1 from "../../migrations/0001_repositories.sql" with { type: "text" };
 import m2 from "../../migrations/0002_organizations.sql" with { type: "text" };
 import m3 from "../../migrations/0003_user_redirect.sql" with { type: "text" };
+import m4 from "../../migrations/0004_issues.sql" with { type: "text" };
 
 export const migrations: readonly { tag: string; when: number; sql: string }[] = [
   { tag: "0000_init", when: 1795424040714, sql: m0 },
   { tag: "0001_repositories", when: 1795426538686, sql: m1 },
   { tag: "0002_organizations", when: 1795434546090, sql: m2 },
   { tag: "0003_user_redirect", when: 1795436058804, sql: m3 },
+  { tag: "0004_issues", when: 1795436530295, sql: m4 },
 ];

@@ -2,3 +2,4 @@ export * from "./user.ts";
 export * from "./auth.ts";
 export * from "./repo.ts";
 export * from "./org.ts";
+export * from "./issue.ts";

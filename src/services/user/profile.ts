@@ -173,3 +173,8 @@ export function adminListUsers(env: Env, input: AdminListInput) {
     limit: input.limit,
   });
 }
+
+/** Gitea's Ghost: who a deleted account's issues and comments are shown as. */
+export function ghostUser(): UserRow {
+  return systemUser(-1)!;
+}

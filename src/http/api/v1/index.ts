@@ -30,6 +30,21 @@ import { orgMemberOperations } from "./orgs/members.ts";
 import { teamOperations } from "./orgs/teams.ts";
 import { userAvatarOperations } from "./user/avatar.ts";
 import { repoTeamOperations } from "./repos/teams.ts";
+import { issueOperations } from "./issues/issues.ts";
+import { issueLabelOperations } from "./issues/issue-labels.ts";
+import { labelOperations } from "./issues/labels.ts";
+import { milestoneOperations } from "./issues/milestones.ts";
+import { commentOperations } from "./issues/comments.ts";
+import { reactionOperations } from "./issues/reactions.ts";
+import { attachmentOperations } from "./issues/attachments.ts";
+import { notificationOperations } from "./issues/notifications.ts";
+import { pinOperations } from "./issues/pins.ts";
+import { dependencyOperations } from "./issues/dependencies.ts";
+import { subscriptionOperations } from "./issues/subscriptions.ts";
+import { timeOperations } from "./issues/times.ts";
+import { timelineOperations } from "./issues/timeline.ts";
+import { issueSearchOperations } from "./issues/search.ts";
+import { issueTemplateOperations } from "./issues/templates.ts";
 
 /** Every /api/v1 operation hearth serves; the OpenAPI document and the route table both come from here. */
 export const apiOperations: readonly AnyOperation[] = [
@@ -64,4 +79,19 @@ export const apiOperations: readonly AnyOperation[] = [
   ...teamOperations,
   ...userAvatarOperations,
   ...repoTeamOperations,
+  ...issueOperations,
+  ...issueLabelOperations,
+  ...labelOperations,
+  ...milestoneOperations,
+  ...commentOperations,
+  ...reactionOperations,
+  ...attachmentOperations,
+  ...notificationOperations,
+  ...pinOperations,
+  ...dependencyOperations,
+  ...subscriptionOperations,
+  ...timeOperations,
+  ...timelineOperations,
+  ...issueSearchOperations,
+  ...issueTemplateOperations,
 ];

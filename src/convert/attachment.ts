@@ -1,0 +1,27 @@
+import type { Settings } from "../config/settings.ts";
+import type { AttachmentRow } from "../db/schema/index.ts";
+import { toRFC3339 } from "../lib/time.ts";
+
+/** Gitea's `Attachment` JSON. */
+export interface APIAttachment {
+  id: number;
+  name: string;
+  size: number;
+  download_count: number;
+  created_at: string;
+  uuid: string;
+  browser_download_url: string;
+}
+
+/** `browser_download_url` is Gitea's `{ROOT_URL}attachments/{uuid}`. */
+export function toAPIAttachment(settings: Settings, a: AttachmentRow): APIAttachment {
+  return {
+    id: a.id,
+    name: a.name,
+    size: a.size,
+    download_count: a.downloadCount,
+    created_at: toRFC3339(a.createdUnix),
+    uuid: a.uuid,
+    browser_download_url: `${settings.server.rootUrl}attachments/${a.uuid}`,
+  };
+}

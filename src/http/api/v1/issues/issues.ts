@@ -1,0 +1,217 @@
+import * as v from "valibot";
+import { operation, reply, Reply, type AnyOperation } from "../../../route.ts";
+import { PageQuery } from "../../../schemas/common.ts";
+import { RepoParams } from "../../../schemas/repo.ts";
+import {
+  CreateIssueOption,
+  EditDeadlineOption,
+  EditIssueOption,
+  Issue,
+  IssueDeadline,
+  IssueParams,
+} from "../../../schemas/issue.ts";
+import { toAPIIssue } from "../../../../convert/issue.ts";
+import { createIssue, deleteIssue, editIssue } from "../../../../services/issue/issues.ts";
+import { listRepoIssues } from "../../../../services/issue/list.ts";
+import { issueFromPath, requireTrackerReader, canWriteIssue } from "../../../../services/issue/lookup.ts";
+import { issueView, issueViews } from "../../../../services/issue/view.ts";
+import { Forbidden, HearthError, Invalid, NotFound } from "../../../../lib/errors.ts";
+import { parseDateTime, toRFC3339 } from "../../../../lib/time.ts";
+import type { Principal } from "../../../../auth/principal.ts";
+import type { Env } from "../../../../services/env.ts";
+import type { RepoContext } from "../../../../services/repo/lookup.ts";
+import type { IssueRow } from "../../../../db/schema/index.ts";
+import { repoFromPath } from "../repos/context.ts";
+import { requireToken } from "../repos/collaborators.ts";
+
+function issueJson(env: Env, rc: RepoContext, issue: IssueRow, principal: Principal | undefined) {
+  return toAPIIssue(env.settings, issueView(env, rc.repo, rc.owner, issue), principal?.user);
+}
+
+/** Gitea parses `since`/`before` as RFC 3339; anything else is a 422. */
+export function timeQuery(value: string | undefined): number | undefined {
+  if (!value) return undefined;
+  const unix = parseDateTime(value);
+  if (unix === undefined) throw new Invalid(`parsing time "${value}" as "2006-01-02T15:04:05Z07:00": cannot parse`);
+  return unix;
+}
+
+/** Writes to the tracker are refused on archived repositories, as Gitea's mustNotBeArchived (423). */
+export function requireNotArchived(rc: RepoContext): void {
+  if (rc.repo.isArchived) throw new HearthError(423, `${rc.owner.name}/${rc.repo.name} is archived`);
+}
+
+const IssueListQuery = v.object({
+  ...PageQuery.entries,
+  state: v.optional(v.string()),
+  labels: v.optional(v.string()),
+  q: v.optional(v.string()),
+  type: v.optional(v.string()),
+  milestones: v.optional(v.string()),
+  since: v.optional(v.string()),
+  before: v.optional(v.string()),
+  created_by: v.optional(v.string()),
+  assigned_by: v.optional(v.string()),
+  mentioned_by: v.optional(v.string()),
+});
+
+export const issueOperations: AnyOperation[] = [
+  operation({
+    method: "GET",
+    path: "/repos/:owner/:repo/issues",
+    operationId: "issueListIssues",
+    tag: "issue",
+    summary: "List a repository's issues",
+    access: { scope: "issue", signIn: false },
+    params: RepoParams,
+    query: IssueListQuery,
+    responses: { 200: v.array(Issue) },
+    handler: (ctx) => {
+      const rc = repoFromPath(ctx.env, ctx.principal, ctx.url, ctx.params);
+      requireTrackerReader(rc);
+      const { query } = ctx;
+      const page = ctx.page();
+      const { rows, total } = listRepoIssues(ctx.env, rc, {
+        state: query.state,
+        labels: query.labels,
+        milestones: query.milestones,
+        q: query.q,
+        type: query.type,
+        createdBy: query.created_by,
+        assignedBy: query.assigned_by,
+        mentionedBy: query.mentioned_by,
+        sinceUnix: timeQuery(query.since),
+        beforeUnix: timeQuery(query.before),
+        ...page,
+      });
+      const views = issueViews(ctx.env, () => ({ repo: rc.repo, owner: rc.owner }), rows);
+      return ctx.list(views.map((view) => toAPIIssue(ctx.env.settings, view, ctx.principal?.user)), total, page);
+    },
+  }),
+  operation({
+    method: "POST",
+    path: "/repos/:owner/:repo/issues",
+    operationId: "issueCreateIssue",
+    tag: "issue",
+    summary: "Create an issue. If using deadline only the date will be taken into account, and time of day ignored.",
+    access: { scope: "issue", signIn: false },
+    params: RepoParams,
+    body: CreateIssueOption,
+    responses: { 201: Issue },
+    handler: (ctx) => {
+      const rc = repoFromPath(ctx.env, ctx.principal, ctx.url, ctx.params);
+      requireToken(ctx.principal);
+      requireNotArchived(rc);
+      if (!rc.perm.canRead("issues")) throw new NotFound();
+      const body = ctx.body;
+      const issue = createIssue(ctx.env, ctx.principal.user, rc, {
+        title: body.title,
+        body: body.body ?? undefined,
+        ref: body.ref ?? undefined,
+        assignee: body.assignee ?? undefined,
+        assignees: body.assignees ?? undefined,
+        milestone: body.milestone ?? undefined,
+        labels: body.labels ?? undefined,
+        closed: body.closed ?? undefined,
+        deadlineUnix: body.due_date ? dayOf(body.due_date) : undefined,
+      });
+      return reply.created(issueJson(ctx.env, rc, issue, ctx.principal));
+    },
+  }),
+  operation({
+    method: "GET",
+    path: "/repos/:owner/:repo/issues/:index",
+    operationId: "issueGetIssue",
+    tag: "issue",
+    summary: "Get an issue",
+    access: { scope: "issue", signIn: false },
+    params: IssueParams,
+    responses: { 200: Issue },
+    handler: ({ env, principal, url, params }) => {
+      const ic = issueFromPath(env, repoFromPath(env, principal, url, params), params.index);
+      return issueJson(env, ic, ic.issue, principal);
+    },
+  }),
+  operation({
+    method: "PATCH",
+    path: "/repos/:owner/:repo/issues/:index",
+    operationId: "issueEditIssue",
+    tag: "issue",
+    summary: "Edit an issue. If using deadline only the date will be taken into account, and time of day ignored.",
+    access: { scope: "issue", signIn: false },
+    params: IssueParams,
+    body: EditIssueOption,
+    responses: { 201: Issue },
+    handler: (ctx) => {
+      const rc = repoFromPath(ctx.env, ctx.principal, ctx.url, ctx.params);
+      requireToken(ctx.principal);
+      requireNotArchived(rc);
+      const ic = issueFromPath(ctx.env, rc, ctx.params.index);
+      const body = ctx.body;
+      const state = body.state ?? undefined;
+      if (state !== undefined && state !== "open" && state !== "closed") throw new Invalid(`unknown state: ${state}`);
+      const issue = editIssue(ctx.env, ctx.principal.user, ic, {
+        title: body.title ?? undefined,
+        body: body.body ?? undefined,
+        ref: body.ref ?? undefined,
+        assignee: body.assignee ?? undefined,
+        assignees: body.assignees ?? undefined,
+        milestone: body.milestone ?? undefined,
+        state,
+        deadlineUnix: body.due_date ? dayOf(body.due_date) : undefined,
+        unsetDueDate: body.unset_due_date ?? undefined,
+      });
+      // Gitea answers an edit with 201.
+      return reply.created(issueJson(ctx.env, rc, issue, ctx.principal));
+    },
+  }),
+  operation({
+    method: "DELETE",
+    path: "/repos/:owner/:repo/issues/:index",
+    operationId: "issueDelete",
+    tag: "issue",
+    summary: "Delete an issue",
+    access: { scope: "issue", signIn: false },
+    params: IssueParams,
+    responses: { 204: null },
+    handler: ({ env, principal, url, params }) => {
+      const rc = repoFromPath(env, principal, url, params);
+      requireToken(principal);
+      if (!rc.perm.isAdmin()) throw new Forbidden("user should be an owner or a collaborator with admin write of a repository");
+      deleteIssue(env, issueFromPath(env, rc, params.index));
+      return reply.noContent();
+    },
+  }),
+  operation({
+    method: "POST",
+    path: "/repos/:owner/:repo/issues/:index/deadline",
+    operationId: "issueEditIssueDeadline",
+    tag: "issue",
+    summary: "Set an issue deadline. If set to null, the deadline is deleted. If using deadline only the date will be taken into account, and time of day ignored.",
+    access: { scope: "issue", signIn: false },
+    params: IssueParams,
+    body: EditDeadlineOption,
+    responses: { 201: IssueDeadline },
+    handler: (ctx) => {
+      const rc = repoFromPath(ctx.env, ctx.principal, ctx.url, ctx.params);
+      requireToken(ctx.principal);
+      const ic = issueFromPath(ctx.env, rc, ctx.params.index);
+      if (!canWriteIssue(ic)) throw new Forbidden("");
+      const deadline = dayOf(ctx.body.due_date);
+      const issue = editIssue(ctx.env, ctx.principal.user, ic, { deadlineUnix: deadline, unsetDueDate: deadline === 0 });
+      return new Reply(201, { due_date: issue.deadlineUnix ? toRFC3339(issue.deadlineUnix) : null });
+    },
+  }),
+];
+
+/**
+ * Gitea keeps only the date of a deadline: the end of that day (23:59:59) in the server's zone; we
+ * take UTC. A zero time (`0001-01-01…`) means no deadline.
+ */
+function dayOf(value: string): number {
+  const unix = parseDateTime(value);
+  if (unix === undefined) throw new Invalid(`[Deadline]: invalid date`);
+  if (unix < 0) return 0;
+  const d = new Date(unix * 1000);
+  return Math.floor(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), 23, 59, 59) / 1000);
+}

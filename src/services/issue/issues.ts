@@ -1,0 +1,200 @@
+import type { Env } from "../env.ts";
+import { writeTx, type Tx } from "../../db/client.ts";
+import { CommentType, type IssueRow, type UserRow } from "../../db/schema/index.ts";
+import * as issues from "../../models/issue.ts";
+import * as users from "../../models/user.ts";
+import { getMilestone, recountMilestone } from "../../models/milestone.ts";
+import { labelIdsOfIssue, recountLabels } from "../../models/label.ts";
+import { HearthError, Invalid, NotFound } from "../../lib/errors.ts";
+import { nowUnix } from "../../lib/time.ts";
+import { repoPermission } from "../../auth/permission.ts";
+import type { RepoContext } from "../repo/lookup.ts";
+import { applyIssueLabels } from "./labels.ts";
+import { recordEvent } from "./events.ts";
+import { canWriteIssue, unitOf, type IssueContext } from "./lookup.ts";
+import { issueChanged } from "./hooks.ts";
+
+export interface CreateIssueInput {
+  title: string;
+  body?: string;
+  ref?: string;
+  assignee?: string;
+  assignees?: string[];
+  milestone?: number;
+  labels?: number[];
+  closed?: boolean;
+  deadlineUnix?: number;
+}
+
+/** Who may be assigned: someone who can write the unit (Gitea's CanBeAssigned), by login. */
+function resolveAssignees(env: Env, rc: RepoContext, names: string[], isPull: boolean): number[] {
+  const ids: number[] = [];
+  for (const name of [...new Set(names.filter(Boolean))]) {
+    const user = users.getUserByName(env.db, name);
+    if (!user) throw new Invalid(`user does not exist [uid: 0, name: ${name}]`);
+    if (!repoPermission(env, user, rc.repo, rc.owner).canWrite(isPull ? "pulls" : "issues")) {
+      throw new Invalid(`user ${user.name} does not have access to repository ${rc.owner.name}/${rc.repo.name}`);
+    }
+    ids.push(user.id);
+  }
+  return ids;
+}
+
+function requireMilestone(env: Env, rc: RepoContext, id: number): void {
+  if (id > 0 && !getMilestone(env.db, rc.repo.id, id)) {
+    throw new NotFound(`milestone does not exist [id: ${id}, repo_id: ${rc.repo.id}]`);
+  }
+}
+
+/**
+ * Gitea's CreateIssue: anyone who reads the tracker opens an issue; labels, assignees, milestone and
+ * deadline are set only by writers (silently dropped for others). With `closed` it is closed at once.
+ */
+export function createIssue(env: Env, doer: UserRow, rc: RepoContext, input: CreateIssueInput): IssueRow {
+  const writer = rc.perm.canWrite("issues");
+  const assigneeIds = writer ? resolveAssignees(env, rc, [input.assignee ?? "", ...(input.assignees ?? [])], false) : [];
+  const milestoneId = writer ? (input.milestone ?? 0) : 0;
+  requireMilestone(env, rc, milestoneId);
+  const now = nowUnix();
+  const issue = writeTx(env.db, (tx) => {
+    let issue = issues.insertIssue(tx, {
+      repoId: rc.repo.id,
+      index: issues.nextIssueIndex(tx, rc.repo.id),
+      posterId: doer.id,
+      title: input.title,
+      content: input.body ?? "",
+      ref: input.ref ?? "",
+      milestoneId,
+      deadlineUnix: writer ? (input.deadlineUnix ?? 0) : 0,
+      createdUnix: now,
+      updatedUnix: now,
+    });
+    if (writer && input.labels?.length) applyIssueLabels(tx, issue, rc.repo, doer, input.labels, false);
+    if (assigneeIds.length) issues.setAssignees(tx, issue.id, assigneeIds);
+    if (input.closed) issue = setClosed(tx, issue, doer, true);
+    issues.recountRepoIssues(tx, rc.repo.id);
+    recountMilestone(tx, milestoneId);
+    return issue;
+  });
+  issueChanged(env, { kind: "created", issue, repo: rc.repo, doer });
+  return issue;
+}
+
+/** Closes or reopens, with the timeline event; counters are the caller's to recount. */
+function setClosed(tx: Tx, issue: IssueRow, doer: UserRow, closed: boolean): IssueRow {
+  if (issue.isClosed === closed) return issue;
+  const now = nowUnix();
+  const updated = issues.updateIssue(tx, issue.id, { isClosed: closed, closedUnix: closed ? now : 0, updatedUnix: now })!;
+  recordEvent(tx, issue, doer, closed ? CommentType.Close : CommentType.Reopen);
+  return updated;
+}
+
+export interface EditIssueInput {
+  title?: string;
+  body?: string;
+  ref?: string;
+  assignee?: string;
+  assignees?: string[];
+  milestone?: number;
+  state?: "open" | "closed";
+  deadlineUnix?: number;
+  unsetDueDate?: boolean;
+}
+
+/**
+ * Gitea's EditIssue: the poster or a writer of the unit may edit; only writers change assignees,
+ * milestone and deadline. A closing blocked by open dependencies is refused (412), as is changing
+ * the state of a merged pull request.
+ */
+export function editIssue(env: Env, doer: UserRow, ic: IssueContext, input: EditIssueInput): IssueRow {
+  const writer = canWriteIssue(ic);
+  if (ic.issue.posterId !== doer.id && !writer) throw new HearthError(403, "");
+  const assigneeNames =
+    writer && (input.assignees !== undefined || input.assignee !== undefined)
+      ? [input.assignee ?? "", ...(input.assignees ?? [])]
+      : undefined;
+  const assigneeIds = assigneeNames ? resolveAssignees(env, ic, assigneeNames, ic.issue.isPull) : undefined;
+  if (writer && input.milestone !== undefined) requireMilestone(env, ic, input.milestone);
+  if (input.state === "closed" && !ic.issue.isClosed && openDependencyCount(env, ic.issue) > 0) {
+    throw new HearthError(412, "cannot close this issue or pull request because it still has open dependencies");
+  }
+  const now = nowUnix();
+  const before = ic.issue;
+  const issue = writeTx(env.db, (tx) => {
+    let issue = before;
+    const patch: Partial<IssueRow> = {};
+    if (input.title && input.title !== issue.title) {
+      recordEvent(tx, issue, doer, CommentType.ChangeTitle, { oldTitle: issue.title, newTitle: input.title });
+      patch.title = input.title;
+    }
+    if (input.body !== undefined && input.body !== issue.content) {
+      patch.content = input.body;
+      patch.contentVersion = issue.contentVersion + 1;
+    }
+    if (input.ref !== undefined && input.ref !== issue.ref) {
+      recordEvent(tx, issue, doer, CommentType.ChangeIssueRef, { oldRef: issue.ref, newRef: input.ref });
+      patch.ref = input.ref;
+    }
+    if (writer && (input.deadlineUnix !== undefined || input.unsetDueDate)) {
+      const deadline = input.unsetDueDate ? 0 : (input.deadlineUnix ?? 0);
+      if (deadline !== issue.deadlineUnix) {
+        const type = deadline === 0 ? CommentType.RemovedDeadline : issue.deadlineUnix === 0 ? CommentType.AddedDeadline : CommentType.ModifiedDeadline;
+        recordEvent(tx, issue, doer, type, { content: deadlineContent(deadline, issue.deadlineUnix) });
+        patch.deadlineUnix = deadline;
+      }
+    }
+    if (writer && input.milestone !== undefined && input.milestone !== issue.milestoneId) {
+      recordEvent(tx, issue, doer, CommentType.Milestone, { oldMilestoneId: issue.milestoneId, milestoneId: input.milestone });
+      patch.milestoneId = input.milestone;
+    }
+    if (Object.keys(patch).length) issue = issues.updateIssue(tx, issue.id, { ...patch, updatedUnix: now })!;
+    if (assigneeIds) {
+      const { added, removed } = issues.setAssignees(tx, issue.id, assigneeIds);
+      for (const id of added) recordEvent(tx, issue, doer, CommentType.Assignees, { assigneeId: id });
+      for (const id of removed) recordEvent(tx, issue, doer, CommentType.Assignees, { assigneeId: id, removedAssignee: true });
+    }
+    if (input.state) issue = setClosed(tx, issue, doer, input.state === "closed");
+    issues.recountRepoIssues(tx, issue.repoId);
+    recountMilestone(tx, before.milestoneId);
+    recountMilestone(tx, issue.milestoneId);
+    if (before.isClosed !== issue.isClosed) recountLabels(tx, labelIdsOfIssue(tx, issue.id));
+    return issue;
+  });
+  issueChanged(env, { kind: "edited", issue, before, repo: ic.repo, doer });
+  return issue;
+}
+
+/** Gitea stores the deadline change as "new|old" dates in the event's content. */
+function deadlineContent(deadline: number, old: number): string {
+  const day = (unix: number) => new Date(unix * 1000).toISOString().slice(0, 10);
+  if (deadline === 0) return day(old);
+  return old === 0 ? day(deadline) : `${day(deadline)}|${day(old)}`;
+}
+
+/** How many of the issues this one depends on are still open. */
+export function openDependencyCount(env: Env, issue: IssueRow): number {
+  return issues.countOpenDependencies(env.db, issue.id);
+}
+
+/**
+ * Deletes an issue with everything hanging off it (comments, labels, assignees, reactions, watches:
+ * foreign-key cascades), recounting the repository, milestone and labels.
+ */
+export function deleteIssue(env: Env, ic: IssueContext): void {
+  const { issue } = ic;
+  const labelIds = labelIdsOfIssue(env.db, issue.id);
+  writeTx(env.db, (tx) => {
+    issues.deleteIssueRow(tx, issue.id);
+    issues.recountRepoIssues(tx, issue.repoId);
+    recountMilestone(tx, issue.milestoneId);
+    recountLabels(tx, labelIds);
+  });
+  issueChanged(env, { kind: "deleted", issue, repo: ic.repo });
+}
+
+/** Which units' issues a listing may include for this doer. */
+export function readableKinds(rc: RepoContext): { issues: boolean; pulls: boolean } {
+  return { issues: rc.perm.canRead("issues"), pulls: rc.perm.canRead("pulls") };
+}
+
+export { unitOf };

@@ -1,0 +1,32 @@
+import type { Env } from "../env.ts";
+import type { IssueRow, RepoRow, UserRow } from "../../db/schema/index.ts";
+import * as issues from "../../models/issue.ts";
+import * as users from "../../models/user.ts";
+import { attachmentsOfIssues } from "../../models/attachment.ts";
+import type { IssueView } from "../../convert/issue.ts";
+import { ghostUser } from "../user/profile.ts";
+
+/** Loads what the Issue JSON shows for many issues at once (labels, milestones, assignees, posters, assets). */
+export function issueViews(env: Env, repoOf: (issue: IssueRow) => { repo: RepoRow; owner: UserRow }, rows: IssueRow[]): IssueView[] {
+  const ids = rows.map((i) => i.id);
+  const labels = issues.labelsOfIssues(env.db, ids);
+  const assignees = issues.assigneeIdsOfIssues(env.db, ids);
+  const milestones = issues.milestonesByIds(env.db, rows.map((i) => i.milestoneId));
+  const attachments = attachmentsOfIssues(env.db, ids);
+  const userIds = new Set<number>(rows.map((i) => i.posterId));
+  for (const list of assignees.values()) for (const id of list) userIds.add(id);
+  const people = new Map(users.getUsersByIds(env.db, [...userIds]).map((u) => [u.id, u]));
+  return rows.map((issue) => ({
+    issue,
+    ...repoOf(issue),
+    poster: people.get(issue.posterId) ?? ghostUser(),
+    labels: labels.get(issue.id) ?? [],
+    milestone: milestones.get(issue.milestoneId),
+    assignees: (assignees.get(issue.id) ?? []).map((id) => people.get(id)).filter((u): u is UserRow => u !== undefined),
+    attachments: attachments.get(issue.id) ?? [],
+  }));
+}
+
+export function issueView(env: Env, repo: RepoRow, owner: UserRow, issue: IssueRow): IssueView {
+  return issueViews(env, () => ({ repo, owner }), [issue])[0]!;
+}
