@@ -1,25 +1,12 @@
 import type { Settings } from "../config/settings.ts";
-import type { AttachmentRow, IssueRow, LabelRow, MilestoneRow, RepoRow, UserRow } from "../db/schema/index.ts";
+import type { UserRow } from "../db/schema/index.ts";
+import type { IssueView } from "../services/issue/view.ts";
 import { toRFC3339 } from "../lib/time.ts";
 import { toAPIAttachment, type APIAttachment } from "./attachment.ts";
 import { toAPILabel, type APILabel } from "./label.ts";
 import { toAPIMilestone, type APIMilestone } from "./milestone.ts";
 import { repoLinks } from "./repo.ts";
 import { toAPIUser, type APIUser } from "./user.ts";
-
-/** An issue with everything its JSON shows, loaded by the service. */
-export interface IssueView {
-  issue: IssueRow;
-  repo: RepoRow;
-  owner: UserRow;
-  poster: UserRow;
-  labels: LabelRow[];
-  milestone: MilestoneRow | undefined;
-  assignees: UserRow[];
-  attachments: AttachmentRow[];
-  /** For pull requests: Gitea's PullRequestMeta. */
-  pull?: { merged: boolean; mergedUnix: number; draft: boolean };
-}
 
 export interface APIIssue {
   id: number;

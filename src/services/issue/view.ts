@@ -1,10 +1,23 @@
 import type { Env } from "../env.ts";
-import type { IssueRow, RepoRow, UserRow } from "../../db/schema/index.ts";
+import type { AttachmentRow, IssueRow, LabelRow, MilestoneRow, RepoRow, UserRow } from "../../db/schema/index.ts";
 import * as issues from "../../models/issue.ts";
 import * as users from "../../models/user.ts";
 import { attachmentsOfIssues } from "../../models/attachment.ts";
-import type { IssueView } from "../../convert/issue.ts";
 import { ghostUser } from "../user/profile.ts";
+
+/** An issue with everything its JSON shows, loaded by the service. */
+export interface IssueView {
+  issue: IssueRow;
+  repo: RepoRow;
+  owner: UserRow;
+  poster: UserRow;
+  labels: LabelRow[];
+  milestone: MilestoneRow | undefined;
+  assignees: UserRow[];
+  attachments: AttachmentRow[];
+  /** For pull requests: Gitea's PullRequestMeta. */
+  pull?: { merged: boolean; mergedUnix: number; draft: boolean };
+}
 
 /** Loads what the Issue JSON shows for many issues at once (labels, milestones, assignees, posters, assets). */
 export function issueViews(env: Env, repoOf: (issue: IssueRow) => { repo: RepoRow; owner: UserRow }, rows: IssueRow[]): IssueView[] {
