@@ -45,6 +45,8 @@ import { timeOperations } from "./issues/times.ts";
 import { timelineOperations } from "./issues/timeline.ts";
 import { issueSearchOperations } from "./issues/search.ts";
 import { issueTemplateOperations } from "./issues/templates.ts";
+import { lockOperations } from "./issues/locks.ts";
+import { orgLabelOperations } from "./orgs/labels.ts";
 
 /** Every /api/v1 operation hearth serves; the OpenAPI document and the route table both come from here. */
 export const apiOperations: readonly AnyOperation[] = [
@@ -94,4 +96,6 @@ export const apiOperations: readonly AnyOperation[] = [
   ...timelineOperations,
   ...issueSearchOperations,
   ...issueTemplateOperations,
+  ...lockOperations,
+  ...orgLabelOperations,
 ];
