@@ -32,3 +32,8 @@ export function toAPILabel(settings: Settings, label: LabelRow, home: LabelHome)
     url: `${base}/labels/${label.id}`,
   };
 }
+
+/** A label as seen from a repository: its own labels under the repository, its organization's under the organization. */
+export function toAPIRepoLabel(settings: Settings, label: LabelRow, ownerName: string, repoName: string): APILabel {
+  return toAPILabel(settings, label, label.repoId > 0 ? { owner: ownerName, repo: repoName } : { org: ownerName });
+}

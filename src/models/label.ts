@@ -1,6 +1,85 @@
-import { and, eq, inArray, or, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
-import { issueLabels, issues, labels, type LabelRow } from "../db/schema/index.ts";
+import { comments, issueLabels, issues, labels, type LabelRow } from "../db/schema/index.ts";
+
+/** Where labels live: a repository's own (`repo_id`) or an organization's (`org_id`), the other being 0. */
+export type LabelParent = { repoId: number } | { orgId: number };
+
+const ofParent = (p: LabelParent): SQL =>
+  "repoId" in p ? eq(labels.repoId, p.repoId) : and(eq(labels.repoId, 0), eq(labels.orgId, p.orgId))!;
+
+/** A label of this repository or organization by id; another parent's label is not found. */
+export function getLabel(tx: Tx, parent: LabelParent, id: number): LabelRow | undefined {
+  return tx.select().from(labels).where(and(ofParent(parent), eq(labels.id, id))).get();
+}
+
+/** A label of this repository or organization by exact (case-sensitive) name, as Gitea's GetLabelIn*ByName. */
+export function getLabelByName(tx: Tx, parent: LabelParent, name: string): LabelRow | undefined {
+  return tx.select().from(labels).where(and(ofParent(parent), eq(labels.name, name))).orderBy(asc(labels.id)).get();
+}
+
+/** Gitea's label list orders (`sort`): by name unless asked for issue counts or reverse names. */
+export type LabelSort = "alphabetically" | "reversealphabetically" | "leastissues" | "mostissues";
+
+/** A parent's labels, a page of them or (without `page`) all. */
+export function listLabels(
+  tx: Tx,
+  parent: LabelParent,
+  sort: LabelSort,
+  page: { limit: number; offset: number } | undefined,
+): { rows: LabelRow[]; total: number } {
+  const order =
+    sort === "reversealphabetically"
+      ? [desc(labels.name), desc(labels.id)]
+      : sort === "leastissues"
+        ? [asc(labels.numIssues), asc(labels.id)]
+        : sort === "mostissues"
+          ? [desc(labels.numIssues), asc(labels.id)]
+          : [asc(labels.name), asc(labels.id)];
+  const query = tx
+    .select()
+    .from(labels)
+    .where(ofParent(parent))
+    .orderBy(...order);
+  const rows = page ? query.limit(page.limit).offset(page.offset).all() : query.all();
+  const total = tx.select({ n: count() }).from(labels).where(ofParent(parent)).get()?.n ?? 0;
+  return { rows, total };
+}
+
+export function insertLabel(tx: Tx, row: typeof labels.$inferInsert): LabelRow {
+  return tx.insert(labels).values(row).returning().get();
+}
+
+export function updateLabel(tx: Tx, id: number, patch: Partial<typeof labels.$inferInsert>): LabelRow {
+  return tx.update(labels).set(patch).where(eq(labels.id, id)).returning().get()!;
+}
+
+/**
+ * Deletes a label with what refers to it, as Gitea's DeleteLabel: the label goes off every issue
+ * (issue_label rows) and its timeline events (comments with its label_id) are dropped.
+ */
+export function deleteLabelRow(tx: Tx, id: number): void {
+  tx.delete(issueLabels).where(eq(issueLabels.labelId, id)).run();
+  tx.delete(comments).where(eq(comments.labelId, id)).run();
+  tx.delete(labels).where(eq(labels.id, id)).run();
+}
+
+/** Deletes every label of a repository or organization (their rows have no foreign key to cascade). */
+export function deleteLabelsOf(tx: Tx, parent: LabelParent): void {
+  const ids = tx.select({ id: labels.id }).from(labels).where(ofParent(parent)).all().map((r) => r.id);
+  for (const id of ids) deleteLabelRow(tx, id);
+}
+
+/** Labels by id from anywhere, ordered by name as Gitea's GetLabelsByIDs (the order decides which exclusive label wins). */
+export function getLabelsByIds(tx: Tx, ids: number[]): LabelRow[] {
+  if (ids.length === 0) return [];
+  return tx
+    .select()
+    .from(labels)
+    .where(inArray(labels.id, [...new Set(ids)]))
+    .orderBy(asc(labels.name), asc(labels.id))
+    .all();
+}
 
 /** Labels by id that an issue of this repository may carry: the repository's own and its organization's. */
 export function getLabelsForRepo(tx: Tx, repoId: number, ownerId: number, ids: number[]): LabelRow[] {
@@ -12,6 +91,30 @@ export function getLabelsForRepo(tx: Tx, repoId: number, ownerId: number, ids: n
     .all();
 }
 
+/** Ids of the parent's labels with these exact names, as Gitea's GetLabelIDsIn{Repo,Org}ByNames. */
+export function labelIdsByNames(tx: Tx, parent: LabelParent, names: string[]): number[] {
+  if (names.length === 0) return [];
+  return tx
+    .select({ id: labels.id })
+    .from(labels)
+    .where(and(ofParent(parent), inArray(labels.name, [...new Set(names)])))
+    .orderBy(asc(labels.name))
+    .all()
+    .map((r) => r.id);
+}
+
+/** An issue's labels by name, as Gitea's GetLabelsByIssueID. */
+export function labelsOfIssue(tx: Tx, issueId: number): LabelRow[] {
+  return tx
+    .select({ label: labels })
+    .from(issueLabels)
+    .innerJoin(labels, eq(labels.id, issueLabels.labelId))
+    .where(eq(issueLabels.issueId, issueId))
+    .orderBy(asc(labels.name), asc(labels.id))
+    .all()
+    .map((r) => r.label);
+}
+
 export function labelIdsOfIssue(tx: Tx, issueId: number): number[] {
   return tx
     .select({ id: issueLabels.labelId })
@@ -19,6 +122,16 @@ export function labelIdsOfIssue(tx: Tx, issueId: number): number[] {
     .where(eq(issueLabels.issueId, issueId))
     .all()
     .map((r) => r.id);
+}
+
+export function hasIssueLabel(tx: Tx, issueId: number, labelId: number): boolean {
+  return (
+    tx
+      .select({ id: issueLabels.id })
+      .from(issueLabels)
+      .where(and(eq(issueLabels.issueId, issueId), eq(issueLabels.labelId, labelId)))
+      .get() !== undefined
+  );
 }
 
 export function addIssueLabel(tx: Tx, issueId: number, labelId: number): boolean {
@@ -46,4 +159,11 @@ export function recountLabels(tx: Tx, labelIds: number[]): void {
       .where(eq(labels.id, id))
       .run();
   }
+}
+
+/** Recounts every label of an organization (after issues carrying them went away with a repository). */
+export function recountOrgLabels(tx: Tx, orgId: number): void {
+  if (orgId <= 0) return;
+  const ids = tx.select({ id: labels.id }).from(labels).where(ofParent({ orgId })).all().map((r) => r.id);
+  recountLabels(tx, ids);
 }

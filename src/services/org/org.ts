@@ -5,6 +5,7 @@ import * as users from "../../models/user.ts";
 import * as orgs from "../../models/org.ts";
 import * as teams from "../../models/team.ts";
 import * as repos from "../../models/repo.ts";
+import { deleteLabelsOf } from "../../models/label.ts";
 import { Forbidden, Invalid, NotFound } from "../../lib/errors.ts";
 import { nowUnix } from "../../lib/time.ts";
 import { usernameProblem } from "../user/names.ts";
@@ -117,6 +118,8 @@ export function deleteOrg(env: Env, org: UserRow, purge = false): void {
     if (repos.countOwnedRepos(tx, org.id) > 0) {
       throw new Invalid(`user still has ownership of repositories [uid: ${org.id}]`);
     }
+    // Organization labels have no foreign key to the organization.
+    deleteLabelsOf(tx, { orgId: org.id });
     users.deleteUserRow(tx, org.id);
   });
   if (org.avatar) removeAvatarFile(env, org.avatar);

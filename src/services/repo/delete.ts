@@ -5,6 +5,7 @@ import type { RepoRow, UserRow } from "../../db/schema/index.ts";
 import * as repos from "../../models/repo.ts";
 import { clearRepoStars } from "../../models/star.ts";
 import { removeRepoFromTeams } from "../../models/team.ts";
+import { deleteLabelsOf, recountOrgLabels } from "../../models/label.ts";
 import { removeRepo } from "../../git/repo-init.ts";
 import { gitDirOf } from "./lookup.ts";
 
@@ -23,7 +24,10 @@ export function deleteRepo(env: Env, owner: UserRow, repo: RepoRow): void {
       clearRepoStars(tx, repo.id);
       repos.detachForks(tx, repo.id);
       removeRepoFromTeams(tx, repo.id);
+      // Labels have no foreign key to their repository; its organization's labels lose the issues that went with it.
+      deleteLabelsOf(tx, { repoId: repo.id });
       repos.deleteRepoRow(tx, repo.id);
+      recountOrgLabels(tx, repo.ownerId);
     });
   } catch (err) {
     if (moved) renameSync(trash, path);

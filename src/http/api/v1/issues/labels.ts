@@ -1,3 +1,150 @@
-import type { AnyOperation } from "../../../route.ts";
+import * as v from "valibot";
+import { operation, reply, type AnyOperation } from "../../../route.ts";
+import { RepoParams } from "../../../schemas/repo.ts";
+import { CreateLabelOption, EditLabelOption, Label, LabelListQuery, LabelParams } from "../../../schemas/label.ts";
+import { toAPILabel } from "../../../../convert/label.ts";
+import {
+  createLabel,
+  deleteLabel,
+  editLabel,
+  labelById,
+  labelByIdOrName,
+  labelSort,
+  listLabels,
+} from "../../../../services/label/labels.ts";
+import { requireTrackerReader } from "../../../../services/issue/lookup.ts";
+import { Forbidden } from "../../../../lib/errors.ts";
+import type { Principal } from "../../../../auth/principal.ts";
+import type { Env } from "../../../../services/env.ts";
+import type { RepoContext } from "../../../../services/repo/lookup.ts";
+import type { LabelRow } from "../../../../db/schema/index.ts";
+import { repoFromPath } from "../repos/context.ts";
+import { requireToken, totalHeaders } from "../repos/collaborators.ts";
 
-export const labelOperations: AnyOperation[] = [];
+type Params = { owner: string; repo: string };
+
+/** Labels (and milestones) are read by whoever reads the repository's issues or pull requests. */
+export function trackerReader(env: Env, principal: Principal | undefined, url: URL, params: Params): RepoContext {
+  const rc = repoFromPath(env, principal, url, params);
+  requireTrackerReader(rc);
+  return rc;
+}
+
+/** Gitea's reqToken + reqRepoWriter(issues, pulls): a writer of either unit, a repository admin or a site admin. */
+export function trackerWriter(env: Env, principal: Principal | undefined, url: URL, params: Params): RepoContext {
+  const rc = repoFromPath(env, principal, url, params);
+  requireToken(principal);
+  if (!rc.perm.canWrite("issues") && !rc.perm.canWrite("pulls") && !rc.perm.isAdmin()) {
+    throw new Forbidden("user should have a permission to write to a repo");
+  }
+  return rc;
+}
+
+const json = (env: Env, rc: RepoContext, label: LabelRow) =>
+  toAPILabel(env.settings, label, { owner: rc.owner.name, repo: rc.repo.name });
+
+/** Gitea's FormInt("page"): labels are paginated only when a page is asked for; otherwise all are listed. */
+export function askedPage(query: { page?: string }): boolean {
+  return /^\s*\+?\d+\s*$/.test(query.page ?? "") && Number(query.page) > 0;
+}
+
+export const labelOperations: AnyOperation[] = [
+  operation({
+    method: "GET",
+    path: "/repos/:owner/:repo/labels",
+    operationId: "issueListLabels",
+    tag: "issue",
+    summary: "Get all of a repository's labels",
+    access: { scope: "issue", signIn: false },
+    params: RepoParams,
+    query: LabelListQuery,
+    responses: { 200: v.array(Label) },
+    handler: (ctx) => {
+      const rc = trackerReader(ctx.env, ctx.principal, ctx.url, ctx.params);
+      const page = askedPage(ctx.query) ? ctx.page() : undefined;
+      const { rows, total } = listLabels(ctx.env, { repoId: rc.repo.id }, labelSort(ctx.query.sort), page);
+      return reply.ok(
+        rows.map((l) => json(ctx.env, rc, l)),
+        totalHeaders(total),
+      );
+    },
+  }),
+  operation({
+    method: "POST",
+    path: "/repos/:owner/:repo/labels",
+    operationId: "issueCreateLabel",
+    tag: "issue",
+    summary: "Create a label",
+    access: { scope: "issue", signIn: false },
+    params: RepoParams,
+    body: CreateLabelOption,
+    responses: { 201: Label },
+    handler: (ctx) => {
+      const rc = trackerWriter(ctx.env, ctx.principal, ctx.url, ctx.params);
+      const body = ctx.body;
+      const label = createLabel(ctx.env, { repoId: rc.repo.id }, {
+        name: body.name,
+        color: body.color,
+        exclusive: body.exclusive ?? undefined,
+        description: body.description ?? undefined,
+        isArchived: body.is_archived ?? undefined,
+      });
+      return reply.created(json(ctx.env, rc, label));
+    },
+  }),
+  operation({
+    method: "GET",
+    path: "/repos/:owner/:repo/labels/:id",
+    operationId: "issueGetLabel",
+    tag: "issue",
+    summary: "Get a single label",
+    access: { scope: "issue", signIn: false },
+    params: LabelParams,
+    responses: { 200: Label },
+    handler: ({ env, principal, url, params }) => {
+      const rc = trackerReader(env, principal, url, params);
+      return json(env, rc, labelByIdOrName(env, { repoId: rc.repo.id }, params.id));
+    },
+  }),
+  operation({
+    method: "PATCH",
+    path: "/repos/:owner/:repo/labels/:id",
+    operationId: "issueEditLabel",
+    tag: "issue",
+    summary: "Update a label",
+    access: { scope: "issue", signIn: false },
+    params: LabelParams,
+    body: EditLabelOption,
+    responses: { 200: Label },
+    handler: (ctx) => {
+      const rc = trackerWriter(ctx.env, ctx.principal, ctx.url, ctx.params);
+      const body = ctx.body;
+      const label = labelById(ctx.env, { repoId: rc.repo.id }, ctx.params.id);
+      const edited = editLabel(ctx.env, label, {
+        name: body.name ?? undefined,
+        color: body.color ?? undefined,
+        exclusive: body.exclusive ?? undefined,
+        description: body.description ?? undefined,
+        isArchived: body.is_archived ?? undefined,
+      });
+      return json(ctx.env, rc, edited);
+    },
+  }),
+  operation({
+    method: "DELETE",
+    path: "/repos/:owner/:repo/labels/:id",
+    operationId: "issueDeleteLabel",
+    tag: "issue",
+    summary: "Delete a label",
+    access: { scope: "issue", signIn: false },
+    params: LabelParams,
+    responses: { 204: null },
+    handler: ({ env, principal, url, params }) => {
+      const rc = trackerWriter(env, principal, url, params);
+      // Gitea 1.25 answers 204 for an id that is not this repository's label (and deletes nothing);
+      // its documented 404 is given instead, as later Gitea versions do.
+      deleteLabel(env, labelById(env, { repoId: rc.repo.id }, params.id));
+      return reply.noContent();
+    },
+  }),
+];
