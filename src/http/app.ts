@@ -12,6 +12,7 @@ import { NotFound } from "../lib/errors.ts";
 import { clientIp } from "./client-ip.ts";
 import { handleGit, type GitRequest } from "./git.ts";
 import { handleHook } from "./internal/hooks.ts";
+import { serveAttachment } from "./attachment-download.ts";
 
 /**
  * Assembles the whole HTTP surface in one place: the /api/v1 operations (each declared once, in
@@ -48,6 +49,11 @@ export function createApp(env: Env) {
       headers: { "Content-Type": found.type, "Cache-Control": "public, max-age=31536000, immutable", "X-Content-Type-Options": "nosniff" },
     });
   });
+
+  // Issue and comment files (`browser_download_url`), served to whoever may read what they belong to.
+  app.get("/attachments/:uuid", ({ request, params }: { request: Request; params: Record<string, string> }) =>
+    serveAttachment(env, limiter, request, clientIp(request), params.uuid ?? ""),
+  );
 
   // Git smart HTTP: `/{owner}/{repo}.git/...`, also without `.git`, as Gitea serves it.
   const git = (action: GitRequest["action"]) => ({ request, params }: { request: Request; params: Record<string, string> }) =>
