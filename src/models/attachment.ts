@@ -59,3 +59,13 @@ export function countAttachmentDownload(tx: Tx, id: number): void {
 export function deleteAttachmentRows(tx: Tx, ids: number[]): void {
   if (ids.length) tx.delete(attachments).where(inArray(attachments.id, ids)).run();
 }
+
+/** Every attachment of an issue, its comments' included (for deleting the issue). */
+export function attachmentsUnderIssue(tx: Tx, issueId: number): AttachmentRow[] {
+  return tx.select().from(attachments).where(eq(attachments.issueId, issueId)).all();
+}
+
+/** Every attachment of a repository (for deleting the repository). */
+export function attachmentsOfRepo(tx: Tx, repoId: number): AttachmentRow[] {
+  return tx.select().from(attachments).where(eq(attachments.repoId, repoId)).all();
+}

@@ -347,3 +347,26 @@ describe("settings", () => {
     expect((await upload(t, "/api/v1/repos/alice/frozen/issues/1/assets", aliceToken, { name: "a.png", data: png })).status).toBe(423);
   });
 });
+
+describe("deleting what attachments hang off", () => {
+  test("deleting an issue deletes its and its comments' attachments, files included; deleting the repository too", async () => {
+    await ok(t, "POST", "/api/v1/user/repos", aliceToken, { name: "doomed" }, 201);
+    const b = "/api/v1/repos/alice/doomed/issues";
+    await ok(t, "POST", b, aliceToken, { title: "goes" }, 201);
+    await ok(t, "POST", b, aliceToken, { title: "stays until the repo goes" }, 201);
+    const comment = await ok(t, "POST", `${b}/1/comments`, aliceToken, { body: "c" }, 201);
+    const onIssue = await upload(t, `${b}/1/assets`, aliceToken, { name: "a.png", data: png });
+    const onComment = await upload(t, `/api/v1/repos/alice/doomed/issues/comments/${comment.id}/assets`, aliceToken, { name: "b.png", data: png });
+    const other = await upload(t, `${b}/2/assets`, aliceToken, { name: "c.png", data: png });
+    for (const r of [onIssue, onComment, other]) expect(r.status).toBe(201);
+    const names = () => storedFiles(t);
+    expect(names()).toEqual(expect.arrayContaining([onIssue.body.uuid, onComment.body.uuid, other.body.uuid]));
+    await ok(t, "DELETE", `${b}/1`, aliceToken, undefined, 204);
+    expect(names()).not.toContain(onIssue.body.uuid);
+    expect(names()).not.toContain(onComment.body.uuid);
+    expect((await download(t, onIssue.body.browser_download_url, { token: aliceToken })).status).toBe(404);
+    expect(names()).toContain(other.body.uuid);
+    await ok(t, "DELETE", "/api/v1/repos/alice/doomed", aliceToken, undefined, 204);
+    expect(names()).not.toContain(other.body.uuid);
+  });
+});

@@ -10,6 +10,8 @@ import { nowUnix } from "../../lib/time.ts";
 import { repoPermission } from "../../auth/permission.ts";
 import type { RepoContext } from "../repo/lookup.ts";
 import { applyIssueLabels } from "./labels.ts";
+import { attachmentsUnderIssue, deleteAttachmentRows } from "../../models/attachment.ts";
+import { removeAttachmentFiles } from "./attachments.ts";
 import { recordEvent } from "./events.ts";
 import { canWriteIssue, unitOf, type IssueContext } from "./lookup.ts";
 import { issueChanged } from "./hooks.ts";
@@ -120,6 +122,7 @@ export function editIssue(env: Env, doer: UserRow, ic: IssueContext, input: Edit
   }
   const now = nowUnix();
   const before = ic.issue;
+  let assigned: number[] = [];
   const issue = writeTx(env.db, (tx) => {
     let issue = before;
     const patch: Partial<IssueRow> = {};
@@ -150,6 +153,7 @@ export function editIssue(env: Env, doer: UserRow, ic: IssueContext, input: Edit
     if (Object.keys(patch).length) issue = issues.updateIssue(tx, issue.id, { ...patch, updatedUnix: now })!;
     if (assigneeIds) {
       const { added, removed } = issues.setAssignees(tx, issue.id, assigneeIds);
+      assigned = added;
       for (const id of added) recordEvent(tx, issue, doer, CommentType.Assignees, { assigneeId: id });
       for (const id of removed) recordEvent(tx, issue, doer, CommentType.Assignees, { assigneeId: id, removedAssignee: true });
     }
@@ -160,7 +164,7 @@ export function editIssue(env: Env, doer: UserRow, ic: IssueContext, input: Edit
     if (before.isClosed !== issue.isClosed) recountLabels(tx, labelIdsOfIssue(tx, issue.id));
     return issue;
   });
-  issueChanged(env, { kind: "edited", issue, before, repo: ic.repo, doer });
+  issueChanged(env, { kind: "edited", issue, before, repo: ic.repo, doer, assigned });
   return issue;
 }
 
@@ -183,12 +187,16 @@ export function openDependencyCount(env: Env, issue: IssueRow): number {
 export function deleteIssue(env: Env, ic: IssueContext): void {
   const { issue } = ic;
   const labelIds = labelIdsOfIssue(env.db, issue.id);
+  const files = attachmentsUnderIssue(env.db, issue.id);
   writeTx(env.db, (tx) => {
+    // Attachments have no foreign key to the issue (release assets share the table): delete them explicitly.
+    deleteAttachmentRows(tx, files.map((a) => a.id));
     issues.deleteIssueRow(tx, issue.id);
     issues.recountRepoIssues(tx, issue.repoId);
     recountMilestone(tx, issue.milestoneId);
     recountLabels(tx, labelIds);
   });
+  removeAttachmentFiles(env, files);
   issueChanged(env, { kind: "deleted", issue, repo: ic.repo });
 }
 

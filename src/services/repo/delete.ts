@@ -8,6 +8,8 @@ import { removeRepoFromTeams } from "../../models/team.ts";
 import { deleteLabelsOf, recountOrgLabels } from "../../models/label.ts";
 import { removeRepo } from "../../git/repo-init.ts";
 import { gitDirOf } from "./lookup.ts";
+import { attachmentsOfRepo } from "../../models/attachment.ts";
+import { removeAttachmentFiles } from "../issue/attachments.ts";
 
 /**
  * Deletes a repository and everything hanging off it. The git directory is first moved aside, so a
@@ -18,6 +20,7 @@ export function deleteRepo(env: Env, owner: UserRow, repo: RepoRow): void {
   const trash = `${path}.deleting-${process.pid}-${Date.now()}`;
   const moved = existsSync(path);
   if (moved) renameSync(path, trash);
+  const files = attachmentsOfRepo(env.db, repo.id);
   try {
     writeTx(env.db, (tx) => {
       if (repo.isFork && repo.forkId) repos.incrementForks(tx, repo.forkId, -1);
@@ -34,6 +37,8 @@ export function deleteRepo(env: Env, owner: UserRow, repo: RepoRow): void {
     throw err;
   }
   if (moved) removeRepo(trash);
+  // The attachment rows went with the repository (cascade); their files go now.
+  removeAttachmentFiles(env, files);
 }
 
 /** Every repository an account owns, for deleting the account with purge. */
