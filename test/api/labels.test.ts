@@ -406,3 +406,18 @@ describe("organization labels", () => {
     expect(labelRow(gone.id)).toBeUndefined();
   });
 });
+
+describe("label sets at repository creation", () => {
+  test("issue_labels creates the named set; an unknown set is 422 and creates nothing", async () => {
+    const owner = await t.user("setter");
+    const token = t.token(owner);
+    const r = await t.json("POST", "/api/v1/user/repos", { token, body: { name: "withlabels", issue_labels: "Default" } });
+    expect(r.status).toBe(201);
+    const list = await t.json("GET", "/api/v1/repos/setter/withlabels/labels", { token });
+    expect(list.body.map((l: { name: string }) => l.name)).toContain("bug");
+    expect(list.body.find((l: { name: string }) => l.name === "bug").color).toBe("ee0701");
+    const bad = await t.json("POST", "/api/v1/user/repos", { token, body: { name: "nolabels", issue_labels: "Nope" } });
+    expect(bad.status).toBe(422);
+    expect((await t.json("GET", "/api/v1/repos/setter/nolabels", { token })).status).toBe(404);
+  });
+});

@@ -15,7 +15,8 @@ import { readBranchHead } from "../../git/refs.ts";
 import { repoNameProblem } from "./names.ts";
 import { gitDirOf } from "./lookup.ts";
 import { selfCommand } from "./hook-command.ts";
-import { initialFiles } from "./templates/index.ts";
+import { initialFiles, labelTemplate } from "./templates/index.ts";
+import { insertLabel } from "../../models/label.ts";
 import { watchRepo } from "./watch.ts";
 
 export interface CreateRepoInput {
@@ -32,6 +33,8 @@ export interface CreateRepoInput {
   defaultBranch?: string;
   objectFormat?: string;
   trustModel?: string;
+  /** A label set to create (`issue_labels`: "Default", "Advanced", ...). */
+  issueLabels?: string;
 }
 
 /** The owner's own limit, else `[repository] MAX_CREATION_LIMIT`; -1 is none. */
@@ -96,6 +99,8 @@ export async function createRepo(env: Env, input: CreateRepoInput): Promise<Repo
   if (objectFormat !== "sha1" && objectFormat !== "sha256") {
     throw new Invalid(`invalid object format name: ${objectFormat}`);
   }
+  const labelSet = input.issueLabels ? labelTemplate(input.issueLabels) : [];
+  if (!labelSet) throw new Invalid(`failed to load label template file '${input.issueLabels}'`);
   const trustModel = input.trustModel || "default";
   if (!TRUST_MODELS.includes(trustModel)) throw new Invalid(`invalid trust model: ${trustModel}`);
   const files = input.autoInit
@@ -132,6 +137,9 @@ export async function createRepo(env: Env, input: CreateRepoInput): Promise<Repo
       updatedUnix: now,
     });
     if (input.owner.type === UserType.Organization) grantOrgAccess(env, tx, input.doer, input.owner, row);
+    for (const l of labelSet) {
+      insertLabel(tx, { repoId: row.id, name: l.name, color: `#${l.color}`, description: l.description, exclusive: l.exclusive, createdUnix: now, updatedUnix: now });
+    }
     // Gitea's [service] AUTO_WATCH_NEW_REPOS (default true): the creator watches the new repository.
     watchRepo(env, input.doer.id, row.id, tx);
     return row;

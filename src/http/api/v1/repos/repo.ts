@@ -31,6 +31,7 @@ function createInput(owner: UserRow, doer: UserRow, body: CreateBody): CreateRep
     defaultBranch: body.default_branch ?? undefined,
     objectFormat: body.object_format_name ?? undefined,
     trustModel: body.trust_model ?? undefined,
+    issueLabels: body.issue_labels ?? undefined,
   };
 }
 
