@@ -167,3 +167,19 @@ export function recountOrgLabels(tx: Tx, orgId: number): void {
   const ids = tx.select({ id: labels.id }).from(labels).where(ofParent({ orgId })).all().map((r) => r.id);
   recountLabels(tx, ids);
 }
+
+/**
+ * A repository leaving an organization: its issues lose the organization's labels (as in Gitea's
+ * transfer). Returns the labels touched, for recounting.
+ */
+export function removeOrgLabelsFromRepoIssues(tx: Tx, repoId: number, orgId: number): number[] {
+  const rows = tx
+    .select({ id: issueLabels.id, labelId: issueLabels.labelId })
+    .from(issueLabels)
+    .innerJoin(labels, eq(labels.id, issueLabels.labelId))
+    .innerJoin(issues, eq(issues.id, issueLabels.issueId))
+    .where(and(eq(issues.repoId, repoId), eq(labels.orgId, orgId), eq(labels.repoId, 0)))
+    .all();
+  if (rows.length) tx.delete(issueLabels).where(inArray(issueLabels.id, rows.map((r) => r.id))).run();
+  return [...new Set(rows.map((r) => r.labelId))];
+}

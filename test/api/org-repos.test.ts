@@ -179,3 +179,16 @@ describe("admin teams", () => {
     expect(moved.full_name).toBe("carol/ceded");
   });
 });
+
+describe("organization labels and transfers", () => {
+  test("a repository leaving the organization loses the organization's labels on its issues", async () => {
+    await ok("POST", "/api/v1/orgs/acme/repos", aliceToken, { name: "labelled" }, 201);
+    const orgLabel = await ok("POST", "/api/v1/orgs/acme/labels", aliceToken, { name: "org-wide", color: "#00aabb" }, 201);
+    const repoLabel = await ok("POST", "/api/v1/repos/acme/labelled/labels", aliceToken, { name: "local", color: "#112233" }, 201);
+    const issue = await ok("POST", "/api/v1/repos/acme/labelled/issues", aliceToken, { title: "t", labels: [orgLabel.id, repoLabel.id] }, 201);
+    expect(issue.labels.map((l: { name: string }) => l.name).sort()).toEqual(["local", "org-wide"]);
+    await ok("POST", "/api/v1/repos/acme/labelled/transfer", rootToken, { new_owner: "alice" }, 202);
+    const after = await ok("GET", "/api/v1/repos/alice/labelled/issues/1", aliceToken);
+    expect(after.labels.map((l: { name: string }) => l.name)).toEqual(["local"]);
+  });
+});

@@ -3,6 +3,7 @@ import { writeTx } from "../../db/client.ts";
 import { AccessMode, UserType, Visibility, type RepoRow, type TeamRow, type UserRow } from "../../db/schema/index.ts";
 import * as orgs from "../../models/org.ts";
 import * as teamModel from "../../models/team.ts";
+import * as labelModel from "../../models/label.ts";
 import { canCreateOrgRepo } from "./create.ts";
 import * as repos from "../../models/repo.ts";
 import * as users from "../../models/user.ts";
@@ -180,6 +181,9 @@ function transferOwnership(env: Env, doer: UserRow, newOwner: UserRow, rc: RepoC
       const updated = repos.updateRepo(tx, repo.id, { ownerId: newOwner.id, ownerName: newOwner.name })!;
       collab.deleteCollaboration(tx, repo.id, newOwner.id);
       teamModel.removeRepoFromTeams(tx, repo.id);
+      if (oldOwner.type === UserType.Organization && oldOwner.id !== newOwner.id) {
+        labelModel.recountLabels(tx, labelModel.removeOrgLabelsFromRepoIssues(tx, repo.id, oldOwner.id));
+      }
       if (newOwner.type === UserType.Organization) {
         collab.deleteOrgMemberCollaborations(tx, repo.id, newOwner.id);
         teamModel.addRepoToAllRepoTeams(tx, newOwner.id, repo.id);
