@@ -1,29 +1,32 @@
-import { sql } from "drizzle-orm";
+import { and, count, desc, eq, gte, inArray, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
 import {
   comments,
-  issueAssignees,
+  CommentType,
   issues,
-  issueUsers,
   issueWatches,
   notifications,
+  NotificationSource,
   NotificationStatus,
   watches,
+  type CommentRow,
+  type NotificationRow,
 } from "../db/schema/index.ts";
 
 /**
- * Who hears about an issue: the repository's watchers, the issue's poster, commenters, assignees,
- * mentioned users and explicit subscribers, minus those who explicitly unsubscribed.
+ * Gitea's createOrUpdateIssueNotifications audience for "all watchers": explicit subscribers of the
+ * issue, the repository's watchers, and the participants (the poster and everyone who commented or
+ * reviewed), minus those who explicitly unsubscribed from the issue. Assignees and mentioned users
+ * are not in it: Gitea notifies them once, when they are assigned or mentioned.
  */
 export function issueAudience(tx: Tx, issueId: number, repoId: number): number[] {
   const rows = tx.all<{ uid: number }>(sql`
     SELECT uid FROM (
-      SELECT ${watches.uid} AS uid FROM ${watches} WHERE ${watches.repoId} = ${repoId}
+      SELECT ${issueWatches.userId} AS uid FROM ${issueWatches} WHERE ${issueWatches.issueId} = ${issueId} AND ${issueWatches.isWatching} = 1
+      UNION SELECT ${watches.uid} FROM ${watches} WHERE ${watches.repoId} = ${repoId}
       UNION SELECT ${issues.posterId} FROM ${issues} WHERE ${issues.id} = ${issueId}
-      UNION SELECT ${comments.posterId} FROM ${comments} WHERE ${comments.issueId} = ${issueId} AND ${comments.type} = 0
-      UNION SELECT ${issueAssignees.assigneeId} FROM ${issueAssignees} WHERE ${issueAssignees.issueId} = ${issueId}
-      UNION SELECT ${issueUsers.uid} FROM ${issueUsers} WHERE ${issueUsers.issueId} = ${issueId} AND ${issueUsers.isMentioned} = 1
-      UNION SELECT ${issueWatches.userId} FROM ${issueWatches} WHERE ${issueWatches.issueId} = ${issueId} AND ${issueWatches.isWatching} = 1
+      UNION SELECT ${comments.posterId} FROM ${comments}
+        WHERE ${comments.issueId} = ${issueId} AND ${comments.type} IN (${CommentType.Comment}, ${CommentType.Code}, ${CommentType.Review})
     )
     WHERE uid > 0 AND uid NOT IN (
       SELECT ${issueWatches.userId} FROM ${issueWatches} WHERE ${issueWatches.issueId} = ${issueId} AND ${issueWatches.isWatching} = 0
@@ -31,11 +34,17 @@ export function issueAudience(tx: Tx, issueId: number, repoId: number): number[]
   return rows.map((r) => r.uid);
 }
 
-/** One thread per user and issue: a new event marks it unread again and moves it up. */
+/**
+ * One thread per user and issue (Gitea's createIssueNotification / updateIssueNotification). A new
+ * event moves an existing thread up (updated_unix) and names the doer; only a thread that was read
+ * becomes unread again and points at the new comment: an unread one keeps its older comment so
+ * nothing in between is skipped, and a pinned one stays pinned.
+ */
 export function upsertIssueNotification(
   tx: Tx,
   n: { userId: number; repoId: number; issueId: number; source: number; commentId: number; updatedBy: number; unix: number },
 ): void {
+  const wasRead = sql`${notifications.status} = ${NotificationStatus.Read}`;
   tx.insert(notifications)
     .values({
       userId: n.userId,
@@ -51,11 +60,131 @@ export function upsertIssueNotification(
     .onConflictDoUpdate({
       target: [notifications.userId, notifications.repoId, notifications.source, notifications.issueId, notifications.commitId],
       set: {
-        status: sql`CASE WHEN ${notifications.status} = ${NotificationStatus.Pinned} THEN ${NotificationStatus.Pinned} ELSE ${NotificationStatus.Unread} END`,
-        commentId: n.commentId,
+        // SQLite evaluates every SET expression against the old row, so both see the old status.
+        status: sql`CASE WHEN ${wasRead} THEN ${NotificationStatus.Unread} ELSE ${notifications.status} END`,
+        commentId: sql`CASE WHEN ${wasRead} THEN ${n.commentId} ELSE ${notifications.commentId} END`,
         updatedBy: n.updatedBy,
         updatedUnix: n.unix,
       },
     })
     .run();
+}
+
+/** Threads of a deleted issue go with it, as in Gitea's deleteIssue. */
+export function deleteIssueNotifications(tx: Tx, issueId: number): void {
+  tx.delete(notifications)
+    .where(and(eq(notifications.issueId, issueId), inArray(notifications.source, [NotificationSource.Issue, NotificationSource.PullRequest])))
+    .run();
+}
+
+/**
+ * The newest comment of the given types on an issue, optionally about one assignee: the timeline
+ * event an edit just recorded (close, reopen, assignment), which the thread points at.
+ */
+export function latestCommentOfTypes(tx: Tx, issueId: number, types: number[], assigneeId?: number): CommentRow | undefined {
+  return tx
+    .select()
+    .from(comments)
+    .where(
+      and(
+        eq(comments.issueId, issueId),
+        inArray(comments.type, types),
+        assigneeId === undefined ? undefined : eq(comments.assigneeId, assigneeId),
+      ),
+    )
+    .orderBy(desc(comments.createdUnix), desc(comments.id))
+    .limit(1)
+    .get();
+}
+
+/** Gitea's Issue.GetLastComment for many issues: the newest plain comment of each. */
+export function lastCommentsOfIssues(tx: Tx, issueIds: number[]): Map<number, CommentRow> {
+  const out = new Map<number, CommentRow>();
+  if (issueIds.length === 0) return out;
+  const rows = tx
+    .select()
+    .from(comments)
+    .where(
+      and(
+        inArray(comments.issueId, issueIds),
+        eq(comments.type, CommentType.Comment),
+        sql`NOT EXISTS (SELECT 1 FROM ${comments} AS later WHERE later.issue_id = ${comments.issueId} AND later.type = ${CommentType.Comment}
+          AND (later.created_unix > ${comments.createdUnix} OR (later.created_unix = ${comments.createdUnix} AND later.id > ${comments.id})))`,
+      ),
+    )
+    .all();
+  for (const row of rows) out.set(row.issueId, row);
+  return out;
+}
+
+/**
+ * Gitea's FindNotificationOptions, plus `visible`: per source, the repositories whose threads the
+ * user may still see (the caller decides with the permission function). Anything not listed there
+ * is left out, and so are threads whose issue is gone.
+ */
+export interface NotificationFilter {
+  userId: number;
+  repoId?: number;
+  statuses?: number[];
+  sources?: number[];
+  /** updated_unix >= this */
+  updatedAfter?: number;
+  /** updated_unix <= this */
+  updatedBefore?: number;
+  visible: Map<number, number[]>;
+}
+
+function where(f: NotificationFilter): SQL {
+  const conds: SQL[] = [eq(notifications.userId, f.userId)];
+  if (f.repoId) conds.push(eq(notifications.repoId, f.repoId));
+  if (f.statuses?.length) conds.push(inArray(notifications.status, f.statuses));
+  if (f.sources?.length) conds.push(inArray(notifications.source, f.sources));
+  if (f.updatedAfter) conds.push(gte(notifications.updatedUnix, f.updatedAfter));
+  if (f.updatedBefore) conds.push(lte(notifications.updatedUnix, f.updatedBefore));
+  const visible: SQL[] = [];
+  for (const [source, repoIds] of f.visible) {
+    if (repoIds.length === 0) continue;
+    const onIssue = source === NotificationSource.Issue || source === NotificationSource.PullRequest;
+    visible.push(
+      and(
+        eq(notifications.source, source),
+        inArray(notifications.repoId, repoIds),
+        onIssue ? sql`EXISTS (SELECT 1 FROM ${issues} WHERE ${issues.id} = ${notifications.issueId})` : undefined,
+      )!,
+    );
+  }
+  conds.push(visible.length ? or(...visible)! : sql`0`);
+  return and(...conds)!;
+}
+
+/** Which repositories (and sources) a user has threads in, for deciding what is still visible. */
+export function threadRepos(tx: Tx, userId: number, repoId?: number): { repoId: number; source: number }[] {
+  return tx
+    .selectDistinct({ repoId: notifications.repoId, source: notifications.source })
+    .from(notifications)
+    .where(and(eq(notifications.userId, userId), repoId ? eq(notifications.repoId, repoId) : undefined))
+    .all();
+}
+
+/** Newest first, as Gitea orders them (id breaks ties within a second). */
+export function findNotifications(tx: Tx, f: NotificationFilter, page?: { limit: number; offset: number }): NotificationRow[] {
+  const q = tx
+    .select()
+    .from(notifications)
+    .where(where(f))
+    .orderBy(desc(notifications.updatedUnix), desc(notifications.id));
+  return page ? q.limit(page.limit).offset(page.offset).all() : q.all();
+}
+
+export function countNotifications(tx: Tx, f: NotificationFilter): number {
+  return tx.select({ n: count() }).from(notifications).where(where(f)).get()?.n ?? 0;
+}
+
+export function getNotification(tx: Tx, id: number): NotificationRow | undefined {
+  return tx.select().from(notifications).where(eq(notifications.id, id)).get();
+}
+
+/** Gitea's SetNotificationStatus: the status changes and, as xorm's `updated` column does, the time. */
+export function setNotificationStatus(tx: Tx, id: number, status: number, unix: number): NotificationRow | undefined {
+  return tx.update(notifications).set({ status, updatedUnix: unix }).where(eq(notifications.id, id)).returning().get();
 }

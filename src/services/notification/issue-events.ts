@@ -1,41 +1,101 @@
 import type { Env } from "../env.ts";
 import { writeTx } from "../../db/client.ts";
-import { NotificationSource, type IssueRow, type RepoRow, type UserRow } from "../../db/schema/index.ts";
+import { CommentType, NotificationSource, type IssueRow, type RepoRow, type UserRow } from "../../db/schema/index.ts";
 import * as notifications from "../../models/notification.ts";
 import * as users from "../../models/user.ts";
+import { assigneeIdsOfIssues } from "../../models/issue.ts";
 import { repoPermission } from "../../auth/permission.ts";
 import { nowUnix } from "../../lib/time.ts";
 import type { IssueEvent } from "../issue/hooks.ts";
+import { resolveMentions } from "./mentions.ts";
 
 /**
- * Gitea's notification rule for issue events: everyone who watches the repository or the issue
- * (explicitly, or by having posted, commented, been assigned or mentioned) gets an unread thread for
- * the issue, except the doer, those who unsubscribed from it, and those who cannot read it.
+ * One push of Gitea's notification queue: to everyone watching the issue (`"watchers"`: Gitea's
+ * receiverID 0, which leaves out the doer and those who unsubscribed from the issue), or to
+ * named receivers (an assignee, mentioned users), who are told even if they unsubscribed.
+ */
+interface Delivery {
+  to: "watchers" | number[];
+  commentId: number;
+}
+
+/**
+ * Gitea's UI notifier for issue events: which events notify whom.
+ * - created: each assignee (Gitea assigns with notification), then the watchers, then mentioned users;
+ * - edited: a new assignee; everyone watching when it was closed or reopened (title, body, labels,
+ *   milestone and deadline changes notify nobody);
+ * - commented: the watchers and the users the comment mentions;
+ * - deleted: the issue's threads go.
+ * Nobody hears of their own doing, and nobody who cannot read the issue is told about it.
  */
 export function notifyIssueEvent(env: Env, event: IssueEvent): void {
-  if (event.kind === "deleted") return;
+  if (event.kind === "deleted") {
+    writeTx(env.db, (tx) => notifications.deleteIssueNotifications(tx, event.issue.id));
+    return;
+  }
   const { issue, repo, doer } = event;
-  const recipients = notifications.issueAudience(env.db, issue.id, repo.id).filter((id) => id !== doer.id);
-  if (recipients.length === 0) return;
   const owner = users.getUserById(env.db, repo.ownerId);
   if (!owner) return;
-  const readers = users.getUsersByIds(env.db, recipients).filter((u) => canRead(env, u, repo, owner, issue));
+  const deliveries: Delivery[] = [];
+  const mentioned = (content: string) => resolveMentions(env, issue, repo, owner, doer, content).map((u) => u.id);
+  const assignment = (uid: number): Delivery => ({
+    to: [uid],
+    commentId: notifications.latestCommentOfTypes(env.db, issue.id, [CommentType.Assignees], uid)?.id ?? 0,
+  });
+  switch (event.kind) {
+    case "created":
+      for (const uid of assigneeIdsOfIssues(env.db, [issue.id]).get(issue.id) ?? []) deliveries.push(assignment(uid));
+      deliveries.push({ to: "watchers", commentId: 0 });
+      deliveries.push({ to: mentioned(issue.content), commentId: 0 });
+      break;
+    case "edited":
+      for (const uid of event.assigned ?? []) deliveries.push(assignment(uid));
+      if (event.before.isClosed !== issue.isClosed) {
+        const type = issue.isClosed ? CommentType.Close : CommentType.Reopen;
+        deliveries.push({ to: "watchers", commentId: notifications.latestCommentOfTypes(env.db, issue.id, [type])?.id ?? 0 });
+      }
+      break;
+    case "commented":
+      deliveries.push({ to: "watchers", commentId: event.comment.id });
+      deliveries.push({ to: mentioned(event.comment.content), commentId: event.comment.id });
+      break;
+  }
+  deliver(env, issue, repo, owner, doer, deliveries);
+}
+
+function deliver(env: Env, issue: IssueRow, repo: RepoRow, owner: UserRow, doer: UserRow, deliveries: Delivery[]): void {
+  const batches = deliveries.map((d) => ({
+    commentId: d.commentId,
+    to: (d.to === "watchers" ? notifications.issueAudience(env.db, issue.id, repo.id) : d.to).filter((id) => id !== doer.id),
+  }));
+  const readers = canReadIssue(env, issue, repo, owner, batches.flatMap((b) => b.to));
   const now = nowUnix();
   writeTx(env.db, (tx) => {
-    for (const user of readers) {
-      notifications.upsertIssueNotification(tx, {
-        userId: user.id,
-        repoId: repo.id,
-        issueId: issue.id,
-        source: issue.isPull ? NotificationSource.PullRequest : NotificationSource.Issue,
-        commentId: event.kind === "commented" ? event.comment.id : 0,
-        updatedBy: doer.id,
-        unix: now,
-      });
+    for (const batch of batches) {
+      for (const userId of batch.to) {
+        if (!readers.has(userId)) continue;
+        notifications.upsertIssueNotification(tx, {
+          userId,
+          repoId: repo.id,
+          issueId: issue.id,
+          source: issue.isPull ? NotificationSource.PullRequest : NotificationSource.Issue,
+          commentId: batch.commentId,
+          updatedBy: doer.id,
+          unix: now,
+        });
+      }
     }
   });
 }
 
-function canRead(env: Env, user: UserRow, repo: RepoRow, owner: UserRow, issue: IssueRow): boolean {
-  return user.isActive && !user.prohibitLogin && repoPermission(env, user, repo, owner).canRead(issue.isPull ? "pulls" : "issues");
+/** Gitea's CheckRepoUnitUser on each receiver: only those who can read the issue's unit. */
+function canReadIssue(env: Env, issue: IssueRow, repo: RepoRow, owner: UserRow, ids: number[]): Set<number> {
+  const unit = issue.isPull ? "pulls" : "issues";
+  const unique = [...new Set(ids)];
+  return new Set(
+    users
+      .getUsersByIds(env.db, unique)
+      .filter((u) => repoPermission(env, u, repo, owner).canRead(unit))
+      .map((u) => u.id),
+  );
 }
