@@ -79,6 +79,10 @@ export function buildOpenAPI(ops: readonly AnyOperation[], rootUrl: string): Jso
     if (op.body) {
       operation.requestBody = { required: true, content: { "application/json": { schema: convert(op.body) } } };
     }
+    if (op.multipartFile) {
+      const schema = { type: "object", required: [op.multipartFile], properties: { [op.multipartFile]: { type: "string", format: "binary" } } };
+      operation.requestBody = { required: true, content: { "multipart/form-data": { schema } } };
+    }
     (paths[path] ??= {})[op.method.toLowerCase()] = operation;
   }
 

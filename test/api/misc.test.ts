@@ -90,6 +90,13 @@ describe("static assets and API docs", () => {
     expect(bundle.status).toBe(200);
   });
 
+  test("upload operations describe their multipart file field", async () => {
+    const doc = await t.json("GET", "/swagger.v1.json");
+    const op = doc.body.paths["/repos/{owner}/{repo}/issues/{index}/assets"].post;
+    expect(op.operationId).toBe("issueCreateIssueAttachment");
+    expect(op.requestBody.content["multipart/form-data"].schema.properties.attachment).toEqual({ type: "string", format: "binary" });
+  });
+
   test("ENABLE_SWAGGER = false hides the document and the page", async () => {
     const off = makeTestApp("[api]\nENABLE_SWAGGER = false\n");
     expect((await off.request("GET", "/swagger.v1.json")).status).toBe(404);

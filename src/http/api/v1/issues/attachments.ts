@@ -71,6 +71,7 @@ export const attachmentOperations: AnyOperation[] = [
     access: { scope: "issue", signIn: false },
     params: IssueParams,
     query: UploadQuery,
+    multipartFile: "attachment",
     responses: { 201: Attachment },
     handler: async (ctx) => {
       const rc = writable(ctx);
@@ -152,6 +153,7 @@ export const attachmentOperations: AnyOperation[] = [
     access: { scope: "issue", signIn: false },
     params: CommentParams,
     query: UploadQuery,
+    multipartFile: "attachment",
     responses: { 201: Attachment },
     handler: async (ctx) => {
       const rc = writable(ctx);
