@@ -4,13 +4,15 @@ import { webCommand } from "./cli/web.ts";
 import { adminCommand } from "./cli/admin.ts";
 import { generateCommand } from "./cli/generate.ts";
 import { hookCommand } from "./cli/hook.ts";
+import { dumpRepoCommand } from "./cli/dump-repo.ts";
+import { restoreRepoCommand } from "./cli/restore-repo.ts";
 import { HearthError } from "./lib/errors.ts";
 import { VERSION } from "./version.ts";
 
 const root: Command = {
   name: "hearth",
   description: `a self-hosted forge that speaks Gitea's API (version ${VERSION.hearth}, Gitea API ${VERSION.api})`,
-  subcommands: [webCommand, adminCommand, generateCommand, hookCommand],
+  subcommands: [webCommand, adminCommand, generateCommand, hookCommand, dumpRepoCommand, restoreRepoCommand],
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -1,0 +1,330 @@
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { inspectMirror, type MirrorInfo } from "../../git/mirror.ts";
+import { Invalid } from "../../lib/errors.ts";
+import { normalizeColor } from "../label/color.ts";
+import { sanitizeTopics, MAX_TOPICS_PER_REPO } from "../repo/topics.ts";
+import {
+  FILES,
+  commentFile,
+  type CommentRecord,
+  type IssueRecord,
+  type LabelRecord,
+  type MilestoneRecord,
+  type ReactionRecord,
+  type Unit,
+} from "./format.ts";
+import { checkSchema, describeProblem, parseYaml, type Problem, type SchemaName } from "./validate.ts";
+
+/**
+ * Reads a dump directory and checks all of it before anything is written: every file against its
+ * schema, then what the schemas cannot say (unique numbers and names, references between files,
+ * colors, refs). Any problem refuses the whole dump.
+ */
+
+/** The comment types a restore can record whole: their meaning needs no ids from the source. */
+export const COMMENT_TYPES: Record<string, number> = {
+  comment: 0,
+  reopen: 1,
+  close: 2,
+  change_title: 10,
+  lock: 23,
+  unlock: 24,
+};
+
+export interface LoadedDump {
+  dir: string;
+  description: string;
+  isPrivate: boolean;
+  /** repo.yml's default_branch; may be empty or name no branch. */
+  defaultBranch: string;
+  topics: string[] | undefined;
+  /** Undefined where the unit was not asked for or its file is absent. */
+  milestones?: MilestoneRecord[];
+  labels?: (LabelRecord & { color: string })[];
+  issues?: IssueRecord[];
+  /** Per issue number. */
+  comments: Map<number, CommentRecord[]>;
+  releases: number;
+  git: MirrorInfo;
+}
+
+export interface LoadOptions {
+  units: Set<Unit>;
+  /** Label names an issue may carry without label.yml defining them: the target organization's labels. */
+  orgLabels: Set<string>;
+}
+
+class Collector {
+  readonly problems: Problem[] = [];
+  add(p: Problem): void {
+    this.problems.push(p);
+  }
+  /** Fails with the first problem, and how many more there are, as one line. */
+  throwIfAny(): void {
+    const [first, ...rest] = this.problems;
+    if (!first) return;
+    const more = rest.length ? ` (and ${rest.length} more problem${rest.length > 1 ? "s" : ""})` : "";
+    throw new Invalid(`${describeProblem(first)}${more}`);
+  }
+}
+
+/** A file's parsed content checked against a schema; undefined (with problems recorded) when it does not conform. */
+function readChecked<T>(c: Collector, dir: string, file: string, schema: SchemaName): T[] | undefined {
+  const path = join(dir, file);
+  if (!existsSync(path)) return undefined;
+  const parsed = parseYaml(file, readFileSync(path, "utf8"));
+  if ("problem" in parsed) {
+    c.add(parsed.problem);
+    return undefined;
+  }
+  const problems = checkSchema(schema, file, parsed.data);
+  problems.forEach((p) => c.add(p));
+  return problems.length ? undefined : (parsed.data as T[]);
+}
+
+function readYaml(c: Collector, dir: string, file: string): unknown {
+  const path = join(dir, file);
+  if (!existsSync(path)) return undefined;
+  const parsed = parseYaml(file, readFileSync(path, "utf8"));
+  if ("problem" in parsed) {
+    c.add(parsed.problem);
+    return undefined;
+  }
+  return parsed.data;
+}
+
+const isMap = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Go's strconv.ParseBool, which Gitea's restorer applies to repo.yml's is_private. */
+function goBool(v: unknown): boolean | undefined {
+  const s = String(v);
+  if (["1", "t", "T", "TRUE", "true", "True"].includes(s)) return true;
+  if (["0", "f", "F", "FALSE", "false", "False"].includes(s)) return false;
+  return undefined;
+}
+
+function loadRepoFile(c: Collector, dir: string): { description: string; isPrivate: boolean; defaultBranch: string } {
+  const out = { description: "", isPrivate: false, defaultBranch: "" };
+  if (!existsSync(join(dir, FILES.repo))) {
+    c.add({ file: FILES.repo, message: "missing: not a repository dump" });
+    return out;
+  }
+  const repo = readYaml(c, dir, FILES.repo);
+  if (repo === undefined) return out;
+  if (!isMap(repo)) {
+    c.add({ file: FILES.repo, message: "must be a mapping" });
+    return out;
+  }
+  const scalar = (key: string): string | undefined => {
+    const v = repo[key];
+    if (v === undefined || v === null) return undefined;
+    if (typeof v === "object") {
+      c.add({ file: FILES.repo, field: key, message: "must be a string" });
+      return undefined;
+    }
+    return String(v);
+  };
+  out.description = scalar("description") ?? "";
+  out.defaultBranch = scalar("default_branch") ?? "";
+  const priv = scalar("is_private");
+  if (priv !== undefined) {
+    const b = goBool(priv);
+    if (b === undefined) c.add({ file: FILES.repo, field: "is_private", message: "must be true or false" });
+    else out.isPrivate = b;
+  }
+  return out;
+}
+
+function loadTopics(c: Collector, dir: string): string[] | undefined {
+  const doc = readYaml(c, dir, FILES.topic);
+  if (doc === undefined) return undefined;
+  const topics = isMap(doc) ? doc.topics : undefined;
+  if (topics === undefined || topics === null) return [];
+  if (!Array.isArray(topics) || topics.some((t) => typeof t !== "string")) {
+    c.add({ file: FILES.topic, field: "topics", message: "must be an array of strings" });
+    return undefined;
+  }
+  const { valid, invalid } = sanitizeTopics(topics as string[]);
+  if (invalid.length) c.add({ file: FILES.topic, field: "topics", message: `invalid topic "${invalid[0]}"` });
+  if (valid.length > MAX_TOPICS_PER_REPO) c.add({ file: FILES.topic, field: "topics", message: `more than ${MAX_TOPICS_PER_REPO} topics` });
+  return valid;
+}
+
+function checkMilestones(c: Collector, list: MilestoneRecord[]): void {
+  const seen = new Set<string>();
+  list.forEach((m, item) => {
+    if (seen.has(m.title)) c.add({ file: FILES.milestone, item, field: "title", message: `duplicate title "${m.title}"` });
+    seen.add(m.title);
+  });
+}
+
+function checkLabels(c: Collector, list: LabelRecord[]): (LabelRecord & { color: string })[] {
+  const seen = new Set<string>();
+  return list.map((l, item) => {
+    if (!l.name.trim()) c.add({ file: FILES.label, item, field: "name", message: "must not be empty" });
+    if (seen.has(l.name)) c.add({ file: FILES.label, item, field: "name", message: `duplicate name "${l.name}"` });
+    seen.add(l.name);
+    // Gitea's uploader turns a missing color into white; one that is there must be a color.
+    let color = "#ffffff";
+    if (l.color !== undefined && l.color !== "") {
+      try {
+        color = normalizeColor(l.color);
+      } catch {
+        c.add({ file: FILES.label, item, field: "color", message: `invalid color "${l.color}"` });
+      }
+    }
+    return { ...l, color };
+  });
+}
+
+const isId = (n: number) => Number.isSafeInteger(n);
+
+/**
+ * A conservative form of git's ref rules (check-ref-format), for an issue's `ref`, which hearth
+ * later hands to git: Gitea's uploader drops a ref that fails IsValidRefPattern.
+ */
+function isValidRef(ref: string): boolean {
+  return (
+    ref.length <= 255 &&
+    !ref.startsWith("-") &&
+    !ref.startsWith("/") &&
+    !ref.endsWith("/") &&
+    !ref.endsWith(".") &&
+    !ref.endsWith(".lock") &&
+    !ref.includes("..") &&
+    !ref.includes("//") &&
+    !ref.includes("@{") &&
+    !ref.split("/").some((part) => part.startsWith(".")) &&
+    !/[\x00-\x20\x7f~^:?*[\\]/.test(ref)
+  );
+}
+
+function checkReactions(c: Collector, file: string, item: number, prefix: string, list: ReactionRecord[] | undefined): void {
+  const seen = new Set<string>();
+  (list ?? []).forEach((r, i) => {
+    const field = `${prefix}reactions[${i}]`;
+    if (!isId(r.user_id)) c.add({ file, item, field: `${field}.user_id`, message: "must be an integer" });
+    if (!r.content.trim()) c.add({ file, item, field: `${field}.content`, message: "must not be empty" });
+    const key = `${r.user_id}\0${r.content}`;
+    if (seen.has(key)) c.add({ file, item, field, message: `duplicate reaction "${r.content}" by user ${r.user_id}` });
+    seen.add(key);
+  });
+}
+
+function checkIssues(
+  c: Collector,
+  list: IssueRecord[],
+  refs: { milestones?: Set<string>; labels?: Set<string>; orgLabels: Set<string> },
+): void {
+  const numbers = new Set<number>();
+  list.forEach((issue, item) => {
+    const file = FILES.issue;
+    if (!Number.isSafeInteger(issue.number) || issue.number < 1) {
+      c.add({ file, item, field: "number", message: "must be a positive integer" });
+    } else if (numbers.has(issue.number)) {
+      c.add({ file, item, field: "number", message: `duplicate number ${issue.number}` });
+    }
+    numbers.add(issue.number);
+    if (!isId(issue.poster_id)) c.add({ file, item, field: "poster_id", message: "must be an integer" });
+    if (issue.ref && !isValidRef(issue.ref)) c.add({ file, item, field: "ref", message: `invalid git reference "${issue.ref}"` });
+    if (issue.milestone && refs.milestones && !refs.milestones.has(issue.milestone)) {
+      c.add({ file, item, field: "milestone", message: `milestone "${issue.milestone}" is not in ${FILES.milestone}` });
+    }
+    if (refs.labels) {
+      (issue.labels ?? []).forEach((l, i) => {
+        if (!refs.labels!.has(l.name) && !refs.orgLabels.has(l.name)) {
+          c.add({ file, item, field: `labels[${i}].name`, message: `label "${l.name}" is not in ${FILES.label}` });
+        }
+      });
+    }
+    checkReactions(c, file, item, "", issue.reactions);
+  });
+}
+
+/** comments/{n}.yml files by issue number; a file name that is not a number is refused. */
+function commentFiles(c: Collector, dir: string): number[] {
+  const path = join(dir, FILES.comments);
+  if (!existsSync(path) || !statSync(path).isDirectory()) return [];
+  const numbers: number[] = [];
+  for (const name of readdirSync(path).sort()) {
+    if (!name.endsWith(".yml")) continue;
+    const n = /^[1-9]\d*\.yml$/.test(name) ? Number(name.slice(0, -4)) : NaN;
+    if (Number.isSafeInteger(n)) numbers.push(n);
+    else c.add({ file: join(FILES.comments, name), message: "name must be {issue number}.yml" });
+  }
+  return numbers.sort((a, b) => a - b);
+}
+
+function checkComments(c: Collector, file: string, issueNumber: number, list: CommentRecord[], issues: Set<number>): void {
+  if (!issues.has(issueNumber)) c.add({ file, message: `issue ${issueNumber} is not in ${FILES.issue}` });
+  list.forEach((cm, item) => {
+    if (cm.issue_index !== issueNumber) c.add({ file, item, field: "issue_index", message: `must be ${issueNumber}, the file's issue` });
+    if (!isId(cm.poster_id)) c.add({ file, item, field: "poster_id", message: "must be an integer" });
+    const type = cm.comment_type || "comment";
+    if (!(type in COMMENT_TYPES)) {
+      c.add({ file, item, field: "comment_type", message: `"${type}" cannot be restored (one of ${Object.keys(COMMENT_TYPES).join(", ")})` });
+    }
+    for (const key of ["OldTitle", "NewTitle"]) {
+      const v = cm.meta?.[key];
+      if (v !== undefined && typeof v !== "string") c.add({ file, item, field: `meta.${key}`, message: "must be a string" });
+    }
+    checkReactions(c, file, item, "", cm.reactions);
+  });
+}
+
+/** Reads and checks the dump at `dir` for the units asked for; throws Invalid naming the first problem. */
+export async function loadDump(dir: string, opts: LoadOptions): Promise<LoadedDump> {
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new Invalid(`repo_dir "${dir}" is not a directory`);
+  const c = new Collector();
+  const { units } = opts;
+  const repo = loadRepoFile(c, dir);
+  const topics = loadTopics(c, dir);
+
+  // References into a file that failed its own checks are not checked: that file's problem is the one to report.
+  const failed = (file: string, data: unknown) => data === undefined && existsSync(join(dir, file));
+  const milestones = units.has("milestones") ? readChecked<MilestoneRecord>(c, dir, FILES.milestone, "milestone") : undefined;
+  if (milestones) checkMilestones(c, milestones);
+  const rawLabels = units.has("labels") ? readChecked<LabelRecord>(c, dir, FILES.label, "label") : undefined;
+  const labels = rawLabels && checkLabels(c, rawLabels);
+  const issues = units.has("issues") ? readChecked<IssueRecord>(c, dir, FILES.issue, "issue") : undefined;
+  if (issues) {
+    checkIssues(c, issues, {
+      milestones:
+        units.has("milestones") && !failed(FILES.milestone, milestones) ? new Set((milestones ?? []).map((m) => m.title)) : undefined,
+      labels: units.has("labels") && !failed(FILES.label, rawLabels) ? new Set((labels ?? []).map((l) => l.name)) : undefined,
+      orgLabels: opts.orgLabels,
+    });
+  }
+
+  const comments = new Map<number, CommentRecord[]>();
+  if (units.has("comments") && units.has("issues") && !failed(FILES.issue, issues)) {
+    const known = new Set((issues ?? []).map((i) => i.number));
+    for (const n of commentFiles(c, dir)) {
+      const file = commentFile(n);
+      const list = readChecked<CommentRecord>(c, dir, file, "comment");
+      if (!list) continue;
+      checkComments(c, file, n, list, known);
+      comments.set(n, list);
+    }
+  }
+
+  let releases = 0;
+  if (units.has("releases")) {
+    const doc = readYaml(c, dir, FILES.release);
+    if (doc !== undefined && doc !== null && !Array.isArray(doc)) c.add({ file: FILES.release, message: "must be array" });
+    releases = Array.isArray(doc) ? doc.length : 0;
+    if (releases > 0) {
+      c.add({
+        file: FILES.release,
+        message: `${releases} release${releases > 1 ? "s" : ""} cannot be restored: hearth has no releases yet; leave "releases" out of --units to skip them`,
+      });
+    }
+  }
+
+  const gitPath = join(dir, FILES.git);
+  const git = existsSync(gitPath) ? await inspectMirror(gitPath) : undefined;
+  if (!git) c.add({ file: `${FILES.git}/`, message: "missing or not a bare git repository" });
+  c.throwIfAny();
+  return { dir, ...repo, topics, milestones, labels, issues, comments, releases, git: git! };
+}

@@ -1,0 +1,281 @@
+import { join } from "node:path";
+import type { Env } from "../env.ts";
+import { writeTx, type Tx } from "../../db/client.ts";
+import { UserType, type RepoRow, type UserRow } from "../../db/schema/index.ts";
+import * as data from "../../models/migration.ts";
+import * as branchModel from "../../models/branch.ts";
+import { setRepoTopics } from "../../models/topic.ts";
+import { getRepoByOwner, updateRepo } from "../../models/repo.ts";
+import { getUserByName } from "../../models/user.ts";
+import { dropBranchesAndTags, fetchBranchesAndTags } from "../../git/mirror.ts";
+import { readBranchHeads, type BranchHead } from "../../git/refs.ts";
+import { setHead } from "../../git/repo-init.ts";
+import { Conflict, Invalid, NotFound } from "../../lib/errors.ts";
+import { nowUnix } from "../../lib/time.ts";
+import { createRepo } from "../repo/create.ts";
+import { deleteRepo } from "../repo/delete.ts";
+import { gitDirOf } from "../repo/lookup.ts";
+import { FILES, deadlineUnix, parseRFC3339, type Unit } from "./format.ts";
+import { COMMENT_TYPES, loadDump, type LoadedDump } from "./load.ts";
+
+export interface RestoreInput {
+  /** `--repo_dir`: the dump's own directory (the one holding repo.yml), as Gitea's restore-repo reads it. */
+  repoDir: string;
+  ownerName: string;
+  repoName: string;
+  units: Set<Unit>;
+}
+
+export interface RestoreSummary {
+  fullName: string;
+  created: boolean;
+  branches: number;
+  milestones: number;
+  labels: number;
+  issues: number;
+  comments: number;
+}
+
+/** How a dumped person lands here: the account, or the Ghost carrying the original author's name. */
+interface Author {
+  posterId: number;
+  originalAuthor: string;
+  originalAuthorId: number;
+}
+
+const GHOST_ID = -1;
+
+/**
+ * Gitea's remapLocalUser: a dumped user id is this instance's account when the account exists under
+ * the same name (case-insensitively); anyone else is recorded as the Ghost with their original name
+ * and id, as Gitea 1.25 does for people it cannot match.
+ */
+function authorMapper(tx: Tx, dump: LoadedDump): (id: number, name: string | undefined) => Author {
+  const ids: number[] = [];
+  for (const i of dump.issues ?? []) ids.push(i.poster_id, ...(i.reactions ?? []).map((r) => r.user_id));
+  for (const list of dump.comments.values()) {
+    for (const cm of list) ids.push(cm.poster_id, ...(cm.reactions ?? []).map((r) => r.user_id));
+  }
+  const accounts = data.usersByIds(tx, ids);
+  return (id, name) => {
+    if (id === GHOST_ID) return { posterId: GHOST_ID, originalAuthor: "", originalAuthorId: 0 };
+    const u = accounts.get(id);
+    // A reaction may omit user_name (reaction.json only requires user_id): the id alone decides then.
+    if (u && u.type === UserType.Individual && (name === undefined || u.lowerName === name.toLowerCase())) {
+      return { posterId: u.id, originalAuthor: "", originalAuthorId: 0 };
+    }
+    return { posterId: GHOST_ID, originalAuthor: name ?? "", originalAuthorId: id };
+  };
+}
+
+const time = (value: string): number => parseRFC3339(value)!;
+const optionalTime = (value: string | null | undefined): number => (value ? time(value) : 0);
+
+/** The default branch: repo.yml's when the dump has it, else the mirror's HEAD, else the first branch. */
+function chooseDefaultBranch(dump: LoadedDump, fallback: string): string {
+  const { branches, head } = dump.git;
+  if (dump.defaultBranch && branches.includes(dump.defaultBranch)) return dump.defaultBranch;
+  if (head && branches.includes(head)) return head;
+  return branches[0] ?? (dump.defaultBranch || fallback);
+}
+
+interface ImportContext {
+  repo: RepoRow;
+  dump: LoadedDump;
+  units: Set<Unit>;
+  heads: BranchHead[];
+  defaultBranch: string;
+  doer: UserRow;
+  orgLabels: Map<string, { id: number }>;
+}
+
+/** Every row of the restore, in the caller's one transaction. */
+function importRows(tx: Tx, ctx: ImportContext): Omit<RestoreSummary, "fullName" | "created"> {
+  const { repo, dump, units } = ctx;
+  const now = nowUnix();
+  branchModel.replaceBranches(
+    tx,
+    repo.id,
+    ctx.heads.map((h) => ({ name: h.name, commitId: h.commitId, commitMessage: h.subject, commitUnix: h.commitUnix, pusherId: ctx.doer.id })),
+    now,
+  );
+  updateRepo(tx, repo.id, { isEmpty: ctx.heads.length === 0, defaultBranch: ctx.defaultBranch, updatedUnix: now });
+  if (dump.topics) setRepoTopics(tx, repo.id, dump.topics);
+
+  const milestoneIds = new Map<string, number>();
+  for (const m of dump.milestones ?? []) {
+    const row = data.insertMilestoneRow(tx, {
+      repoId: repo.id,
+      name: m.title,
+      content: m.description,
+      isClosed: m.state === "closed",
+      deadlineUnix: deadlineUnix(m.deadline),
+      closedDateUnix: optionalTime(m.closed),
+      createdUnix: time(m.created),
+      updatedUnix: time(m.updated),
+    });
+    milestoneIds.set(m.title, row.id);
+  }
+  const labelIds = new Map<string, number>();
+  for (const l of dump.labels ?? []) {
+    const row = data.insertLabelRow(tx, {
+      repoId: repo.id,
+      name: l.name,
+      exclusive: l.exclusive ?? false,
+      color: l.color,
+      description: l.description ?? "",
+      createdUnix: now,
+      updatedUnix: now,
+    });
+    labelIds.set(l.name, row.id);
+  }
+
+  const author = authorMapper(tx, dump);
+  const assignees = data.individualsByNames(tx, (dump.issues ?? []).flatMap((i) => i.assignees ?? []));
+  const issueIds = new Map<number, number>();
+  const orgLabelsUsed: number[] = [];
+  let maxNumber = 0;
+  for (const issue of dump.issues ?? []) {
+    const row = data.insertIssueRow(tx, {
+      repoId: repo.id,
+      index: issue.number,
+      ...author(issue.poster_id, issue.poster_name),
+      title: issue.title,
+      content: issue.content,
+      ref: issue.ref ?? "",
+      milestoneId: (units.has("milestones") && issue.milestone && milestoneIds.get(issue.milestone)) || 0,
+      isClosed: issue.state === "closed",
+      isLocked: issue.is_locked,
+      createdUnix: time(issue.created),
+      updatedUnix: time(issue.updated),
+      closedUnix: optionalTime(issue.closed),
+    });
+    issueIds.set(issue.number, row.id);
+    maxNumber = Math.max(maxNumber, issue.number);
+    if (units.has("labels")) {
+      const ids = (issue.labels ?? []).map((l) => {
+        const own = labelIds.get(l.name);
+        if (own !== undefined) return own;
+        const org = ctx.orgLabels.get(l.name)!.id;
+        orgLabelsUsed.push(org);
+        return org;
+      });
+      data.linkIssueLabels(tx, row.id, ids);
+    }
+    // Gitea's uploader likewise drops assignees who have no account here.
+    data.linkAssignees(
+      tx,
+      row.id,
+      (issue.assignees ?? []).flatMap((name) => assignees.get(name.toLowerCase())?.id ?? []),
+    );
+    for (const r of issue.reactions ?? []) {
+      const who = author(r.user_id, r.user_name);
+      data.insertReactionRow(tx, {
+        type: r.content,
+        issueId: row.id,
+        userId: who.posterId,
+        originalAuthor: who.originalAuthor,
+        originalAuthorId: who.originalAuthorId,
+        createdUnix: now,
+      });
+    }
+  }
+
+  let commentCount = 0;
+  for (const [issueNumber, list] of dump.comments) {
+    const issueId = issueIds.get(issueNumber)!;
+    for (const cm of list) {
+      const type = COMMENT_TYPES[cm.comment_type || "comment"]!;
+      const row = data.insertCommentRow(tx, {
+        type,
+        issueId,
+        ...author(cm.poster_id, cm.poster_name),
+        content: cm.content,
+        oldTitle: type === COMMENT_TYPES.change_title ? String(cm.meta?.OldTitle ?? "") : "",
+        newTitle: type === COMMENT_TYPES.change_title ? String(cm.meta?.NewTitle ?? "") : "",
+        createdUnix: time(cm.created),
+        updatedUnix: time(cm.updated),
+      });
+      commentCount++;
+      for (const r of cm.reactions ?? []) {
+        const who = author(r.user_id, r.user_name);
+        data.insertReactionRow(tx, {
+          type: r.content,
+          issueId,
+          commentId: row.id,
+          userId: who.posterId,
+          originalAuthor: who.originalAuthor,
+          originalAuthorId: who.originalAuthorId,
+          createdUnix: now,
+        });
+      }
+    }
+  }
+  if (maxNumber > 0) data.raiseIssueIndex(tx, repo.id, maxNumber);
+  data.recountAfterRestore(tx, repo.id, orgLabelsUsed);
+  return {
+    branches: ctx.heads.length,
+    milestones: dump.milestones?.length ?? 0,
+    labels: dump.labels?.length ?? 0,
+    issues: dump.issues?.length ?? 0,
+    comments: commentCount,
+  };
+}
+
+/**
+ * Gitea's restore-repo: a dump made by `dump-repo` (or by Gitea) becomes a repository of this
+ * instance, new or existing but empty (no git branches or tags, issues, labels or milestones).
+ *
+ * Everything is checked first, every file against its schema and every reference between files,
+ * and nothing is written when anything is wrong. Then the repository is created if needed, the git
+ * data fetched into it, and every row written in one transaction; a failure there deletes the
+ * repository this restore created, or takes the fetched branches out of the one it filled.
+ */
+export async function restoreRepo(env: Env, input: RestoreInput): Promise<RestoreSummary> {
+  const { units } = input;
+  const owner = getUserByName(env.db, input.ownerName);
+  if (!owner) throw new NotFound(`owner ${input.ownerName} does not exist`);
+  // Gitea restores as the first site administrator (GetAdminUser): the creator of the repository.
+  const doer = data.firstAdmin(env.db);
+  if (!doer) throw new Invalid("restore-repo needs a site administrator account to restore as");
+  const existing = getRepoByOwner(env.db, owner.id, input.repoName);
+  if (existing && !(existing.isEmpty && data.trackerIsEmpty(env.db, existing.id))) {
+    throw new Conflict(`repository ${owner.name}/${existing.name} already exists and is not empty`);
+  }
+  const orgLabels = owner.type === UserType.Organization ? data.orgLabelsByName(env.db, owner.id) : new Map();
+  const dump = await loadDump(input.repoDir, { units, orgLabels: new Set(orgLabels.keys()) });
+  if (existing && existing.objectFormat !== dump.git.objectFormat) {
+    throw new Conflict(
+      `repository ${owner.name}/${existing.name} uses ${existing.objectFormat} object names, the dump ${dump.git.objectFormat}`,
+    );
+  }
+
+  const defaultBranch = chooseDefaultBranch(dump, existing?.defaultBranch ?? env.settings.repository.defaultBranch);
+  const repo =
+    existing ??
+    (await createRepo(env, {
+      owner,
+      doer,
+      name: input.repoName,
+      description: dump.description,
+      isPrivate: dump.isPrivate,
+      defaultBranch,
+      objectFormat: dump.git.objectFormat,
+    }));
+  const path = gitDirOf(env, owner, repo);
+  try {
+    await fetchBranchesAndTags(path, join(input.repoDir, FILES.git));
+    const heads = await readBranchHeads(path);
+    if (heads.length) await setHead(path, defaultBranch);
+    const counts = writeTx(env.db, (tx) => importRows(tx, { repo, dump, units, heads, defaultBranch, doer, orgLabels }));
+    return { fullName: `${owner.name}/${repo.name}`, created: !existing, ...counts };
+  } catch (err) {
+    if (!existing) {
+      deleteRepo(env, owner, repo);
+    } else {
+      await dropBranchesAndTags(path).catch(() => undefined);
+      await setHead(path, existing.defaultBranch).catch(() => undefined);
+    }
+    throw err;
+  }
+}
