@@ -16,11 +16,7 @@ const carolToken = t.token(carol);
 const dave = await t.user("dave");
 const daveToken = t.token(dave);
 
-async function ok(method: string, path: string, token: string | undefined, body?: unknown, status = 200) {
-  const r = await t.json(method, path, { token, body });
-  expect({ path, status: r.status, body: r.status === status ? undefined : r.body }).toEqual({ path, status, body: undefined });
-  return r.body;
-}
+const ok = t.ok.bind(t);
 
 const repoIds: Record<string, number> = {};
 async function repoId(name: string): Promise<number> {

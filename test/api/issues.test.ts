@@ -11,11 +11,7 @@ const bobToken = t.token(bob);
 const carol = await t.user("carol");
 const carolToken = t.token(carol);
 
-async function ok(method: string, path: string, token: string | undefined, body?: unknown, status = 200) {
-  const r = await t.json(method, path, { token, body });
-  expect({ path, status: r.status, body: r.status === status ? undefined : r.body }).toEqual({ path, status, body: undefined });
-  return r.body;
-}
+const ok = t.ok.bind(t);
 
 await ok("POST", "/api/v1/user/repos", aliceToken, { name: "proj" }, 201);
 await ok("POST", "/api/v1/user/repos", aliceToken, { name: "secret", private: true }, 201);

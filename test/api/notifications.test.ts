@@ -26,11 +26,7 @@ const tok = {
 };
 type Who = keyof typeof tok;
 
-async function ok(method: string, path: string, token: string | undefined, body?: unknown, status = 200) {
-  const r = await t.json(method, path, { token, body });
-  expect({ path, status: r.status, body: r.status === status ? undefined : r.body }).toEqual({ path, status, body: undefined });
-  return r.body;
-}
+const ok = t.ok.bind(t);
 
 /** Every thread of a user (read ones too), newest first. */
 async function threads(who: Who, query = "all=true"): Promise<any[]> {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll } from "bun:test";
+import { afterAll, expect } from "bun:test";
 import { buildSettings, type Settings } from "../../src/config/settings.ts";
 import { parseIni } from "../../src/config/ini-source.ts";
 import { openDatabase } from "../../src/db/client.ts";
@@ -31,6 +31,8 @@ export interface TestApp {
   json<T = any>(method: string, path: string, opts?: RequestOptions): Promise<{ status: number; headers: Headers; body: T }>;
   user(name: string, opts?: { admin?: boolean; password?: string; email?: string }): Promise<UserRow>;
   token(user: UserRow, scopes?: string[], name?: string): string;
+  /** A JSON request that must answer `status` (200 by default); the body is returned, a mismatch shows it. */
+  ok(method: string, path: string, token: string | undefined, body?: unknown, status?: number): Promise<any>;
 }
 
 /**
@@ -116,6 +118,11 @@ export function makeTestApp(ini = "", opts: { listen?: boolean } = {}): TestApp 
     },
     token(user, scopes = ["all"], name) {
       return createToken(env, user, name ?? `t${++n}`, scopes).token;
+    },
+    async ok(method, path, token, body, status = 200) {
+      const r = await this.json(method, path, { token, body });
+      expect({ path, status: r.status, body: r.status === status ? undefined : r.body }).toEqual({ path, status, body: undefined });
+      return r.body;
     },
   };
 }
