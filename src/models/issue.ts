@@ -86,10 +86,17 @@ export type IssueSort =
 export interface IssueListFilter {
   /** Repositories to look in. */
   repoIds: number[];
+  /**
+   * When set, pull requests come only from these repositories and issues only from `repoIds` (a
+   * search across repositories where the doer reads one unit but not the other).
+   */
+  pullRepoIds?: number[];
   isPull?: boolean;
   isClosed?: boolean;
   /** Every one of these labels (ids). */
   labelIds?: number[];
+  /** Any of these labels (ids). */
+  anyLabelIds?: number[];
   /** Any of these milestones (0 = no milestone). */
   milestoneIds?: number[];
   keyword?: string;
@@ -109,13 +116,27 @@ function likePattern(keyword: string): string {
   return `%${keyword.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+function repoCondition(f: IssueListFilter): SQL | undefined {
+  if (!f.pullRepoIds) return f.repoIds.length ? inArray(issues.repoId, f.repoIds) : undefined;
+  const part = (ids: number[], isPull: boolean) => (ids.length ? and(eq(issues.isPull, isPull), inArray(issues.repoId, ids)) : undefined);
+  return or(part(f.repoIds, false), part(f.pullRepoIds, true));
+}
+
 function whereFor(f: IssueListFilter): SQL | undefined {
-  if (f.repoIds.length === 0) return sql`0`;
-  const conds: (SQL | undefined)[] = [inArray(issues.repoId, f.repoIds)];
+  const inRepos = repoCondition(f);
+  if (!inRepos) return sql`0`;
+  const conds: (SQL | undefined)[] = [inRepos];
   if (f.isPull !== undefined) conds.push(eq(issues.isPull, f.isPull));
   if (f.isClosed !== undefined) conds.push(eq(issues.isClosed, f.isClosed));
   for (const labelId of f.labelIds ?? []) {
     conds.push(inArray(issues.id, sql`(SELECT ${issueLabels.issueId} FROM ${issueLabels} WHERE ${issueLabels.labelId} = ${labelId})`));
+  }
+  if (f.anyLabelIds) {
+    conds.push(
+      f.anyLabelIds.length
+        ? inArray(issues.id, sql`(SELECT ${issueLabels.issueId} FROM ${issueLabels} WHERE ${inArray(issueLabels.labelId, f.anyLabelIds)})`)
+        : sql`0`,
+    );
   }
   if (f.milestoneIds && f.milestoneIds.length) conds.push(inArray(issues.milestoneId, f.milestoneIds));
   if (f.keyword) {

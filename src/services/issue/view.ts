@@ -30,8 +30,8 @@ export function issueViews(env: Env, repoOf: (issue: IssueRow) => { repo: RepoRo
   for (const list of assignees.values()) for (const id of list) userIds.add(id);
   const people = new Map(users.getUsersByIds(env.db, [...userIds]).map((u) => [u.id, u]));
   return rows.map((issue) => ({
-    issue,
     ...repoOf(issue),
+    issue,
     poster: people.get(issue.posterId) ?? ghostUser(),
     labels: labels.get(issue.id) ?? [],
     milestone: milestones.get(issue.milestoneId),
