@@ -112,3 +112,19 @@ export async function isValidRefName(prefix: "refs/heads/" | "refs/tags/", short
   const r = await runGit(["check-ref-format", `${prefix}${short}`]);
   return r.code === 0;
 }
+
+/** Deletes every ref below `prefix` (e.g. a pull request's `refs/pull/7/`), atomically. */
+export async function deleteRefsUnder(gitDir: string, prefix: string): Promise<void> {
+  if (!SAFE_REF.test(prefix) || !prefix.endsWith("/")) throw new RefUpdateError("failed", `unsafe ref prefix ${JSON.stringify(prefix)}`);
+  const r = await runGit(["for-each-ref", "--format=%(objectname) %(refname)", "--", prefix], { gitDir });
+  if (r.code !== 0) throw new RefUpdateError("failed", r.stderr.trim());
+  const ops: RefOp[] = r.stdout
+    .toString("utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => {
+      const [old, ref] = l.split(" ", 2) as [string, string];
+      return { op: "delete", ref, old };
+    });
+  await updateRefs(gitDir, ops);
+}

@@ -2,6 +2,9 @@ import { describe, expect, test } from "bun:test";
 import { makeTestApp } from "../support/app.ts";
 import { expectShape } from "../support/shape.ts";
 import { Issue } from "../../src/http/schemas/issue.ts";
+import { join } from "node:path";
+import { gitOk } from "../support/git.ts";
+import { getIssueByIndex, updateIssue } from "../../src/models/issue.ts";
 
 const t = makeTestApp();
 const alice = await t.user("alice");
@@ -113,5 +116,27 @@ describe("delete", () => {
     expect((await t.json("GET", `${base}/4`)).status).toBe(404);
     const next = await ok("POST", base, bobToken, { title: "after delete" }, 201);
     expect(next.number).toBe(5);
+  });
+});
+
+describe("deleting a pull request's issue", () => {
+  test("the deletion succeeds and cleans the pull request's refs, leaving other refs alone", async () => {
+    await ok("POST", "/api/v1/user/repos", aliceToken, { name: "withpr", auto_init: true }, 201);
+    const pr = await ok("POST", "/api/v1/repos/alice/withpr/issues", aliceToken, { title: "as a pull" }, 201);
+    const other = await ok("POST", "/api/v1/repos/alice/withpr/issues", aliceToken, { title: "another pull" }, 201);
+    // Pull requests arrive with issue 6; until then the row is marked as one directly.
+    for (const n of [pr.number, other.number]) {
+      const row = getIssueByIndex(t.env.db, pr.repository.id, n)!;
+      updateIssue(t.env.db, row.id, { isPull: true });
+    }
+    const gitDir = join(t.settings.repository.root, "alice", "withpr.git");
+    const head = (await gitOk(["--git-dir", gitDir, "rev-parse", "HEAD"])).trim();
+    for (const ref of [`refs/pull/${pr.number}/head`, `refs/pull/${pr.number}/merge`, `refs/pull/${other.number}/head`]) {
+      await gitOk(["--git-dir", gitDir, "update-ref", ref, head]);
+    }
+    expect((await t.json("DELETE", `/api/v1/repos/alice/withpr/issues/${pr.number}`, { token: aliceToken })).status).toBe(204);
+    const refs = (await gitOk(["--git-dir", gitDir, "for-each-ref", "--format=%(refname)", "refs/pull/"])).trim().split("\n");
+    expect(refs).toEqual([`refs/pull/${other.number}/head`]);
+    expect((await t.json("GET", `/api/v1/repos/alice/withpr/issues/${pr.number}`, { token: aliceToken })).status).toBe(404);
   });
 });

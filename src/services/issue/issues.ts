@@ -12,6 +12,9 @@ import type { RepoContext } from "../repo/lookup.ts";
 import { applyIssueLabels } from "./labels.ts";
 import { attachmentsUnderIssue, deleteAttachmentRows } from "../../models/attachment.ts";
 import { removeAttachmentFiles } from "./attachments.ts";
+import { gitDirOf } from "../repo/lookup.ts";
+import { deleteRefsUnder } from "../../git/refs-write.ts";
+import { repoDirExists } from "../../git/fork.ts";
 import { recordEvent } from "./events.ts";
 import { canWriteIssue, unitOf, type IssueContext } from "./lookup.ts";
 import { issueChanged } from "./hooks.ts";
@@ -181,13 +184,17 @@ export function openDependencyCount(env: Env, issue: IssueRow): number {
 }
 
 /**
- * Deletes an issue with everything hanging off it (comments, labels, assignees, reactions, watches:
+ * Deletes an issue with everything hanging off it. For a pull request the repository's git data is
+ * located first (Gitea loads it before deleting) and the request's refs (`refs/pull/{index}/…`) go
+ * once the rows are gone.
+ * (comments, labels, assignees, reactions, watches:
  * foreign-key cascades), recounting the repository, milestone and labels.
  */
-export function deleteIssue(env: Env, ic: IssueContext): void {
+export async function deleteIssue(env: Env, ic: IssueContext): Promise<void> {
   const { issue } = ic;
   const labelIds = labelIdsOfIssue(env.db, issue.id);
   const files = attachmentsUnderIssue(env.db, issue.id);
+  const gitDir = issue.isPull ? gitDirOf(env, ic.owner, ic.repo) : undefined;
   writeTx(env.db, (tx) => {
     // Attachments have no foreign key to the issue (release assets share the table): delete them explicitly.
     deleteAttachmentRows(tx, files.map((a) => a.id));
@@ -197,6 +204,7 @@ export function deleteIssue(env: Env, ic: IssueContext): void {
     recountLabels(tx, labelIds);
   });
   removeAttachmentFiles(env, files);
+  if (gitDir && repoDirExists(gitDir)) await deleteRefsUnder(gitDir, `refs/pull/${issue.index}/`);
   issueChanged(env, { kind: "deleted", issue, repo: ic.repo });
 }
 

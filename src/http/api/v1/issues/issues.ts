@@ -174,11 +174,11 @@ export const issueOperations: AnyOperation[] = [
     access: { scope: "issue", signIn: false },
     params: IssueParams,
     responses: { 204: null },
-    handler: ({ env, principal, url, params }) => {
+    handler: async ({ env, principal, url, params }) => {
       const rc = repoFromPath(env, principal, url, params);
       requireToken(principal);
       if (!rc.perm.isAdmin()) throw new Forbidden("user should be an owner or a collaborator with admin write of a repository");
-      deleteIssue(env, issueFromPath(env, rc, params.index));
+      await deleteIssue(env, issueFromPath(env, rc, params.index));
       return reply.noContent();
     },
   }),
