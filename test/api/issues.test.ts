@@ -140,3 +140,26 @@ describe("deleting a pull request's issue", () => {
     expect((await t.json("GET", `/api/v1/repos/alice/withpr/issues/${pr.number}`, { token: aliceToken })).status).toBe(404);
   });
 });
+
+describe("list filters on labels, milestones and time", () => {
+  test("labels (all must match), milestones (by name or id), since/before, and a bad time 422", async () => {
+    await ok("POST", "/api/v1/user/repos", aliceToken, { name: "filters" }, 201);
+    const api = "/api/v1/repos/alice/filters";
+    const bug = await ok("POST", `${api}/labels`, aliceToken, { name: "bug", color: "#ff0000" }, 201);
+    const ui = await ok("POST", `${api}/labels`, aliceToken, { name: "ui", color: "#00ff00" }, 201);
+    const v1 = await ok("POST", `${api}/milestones`, aliceToken, { title: "v1" }, 201);
+    await ok("POST", `${api}/issues`, aliceToken, { title: "both", labels: [bug.id, ui.id], milestone: v1.id }, 201);
+    await ok("POST", `${api}/issues`, aliceToken, { title: "bug only", labels: [bug.id] }, 201);
+    await ok("POST", `${api}/issues`, aliceToken, { title: "plain" }, 201);
+    const titles = async (q: string) => ((await ok("GET", `${api}/issues?${q}`, aliceToken)) as { title: string }[]).map((i) => i.title);
+    expect(await titles("labels=bug")).toEqual(["bug only", "both"]);
+    expect(await titles("labels=bug,ui")).toEqual(["both"]);
+    expect(await titles("labels=nosuch")).toEqual([]);
+    expect(await titles("milestones=v1")).toEqual(["both"]);
+    expect(await titles(`milestones=${v1.id}`)).toEqual(["both"]);
+    expect(await titles("since=2999-01-01T00:00:00Z")).toEqual([]);
+    expect(await titles("before=2000-01-01T00:00:00Z")).toEqual([]);
+    expect((await titles("since=2000-01-01T00:00:00Z")).length).toBe(3);
+    expect((await t.json("GET", `${api}/issues?since=yesterday`, { token: aliceToken })).status).toBe(422);
+  });
+});
