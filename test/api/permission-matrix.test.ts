@@ -161,3 +161,41 @@ describe("lists", () => {
     expect((await get("anonymous", "/api/v1/user/repos")).status).toBe(401);
   });
 });
+
+// One issue with one comment per repository, by the organization owner.
+for (const col of COLUMN_NAMES) {
+  const issue = await t.ok("POST", `/api/v1/repos/${full(col)}/issues`, viewers.owner.token, { title: `issue of ${col}` }, 201);
+  await t.ok("POST", `/api/v1/repos/${full(col)}/issues/${issue.number}/comments`, viewers.owner.token, { body: `comment on ${col}` }, 201);
+}
+
+describe("issues and comments", () => {
+  test("issue list, issue, comments and the repository-wide comment list: readable exactly where the repository is", async () => {
+    const observed = await matrix(async (row, col) => {
+      const list = await get(row, `/api/v1/repos/${full(col)}/issues`);
+      const one = await get(row, `/api/v1/repos/${full(col)}/issues/1`);
+      const comments = await get(row, `/api/v1/repos/${full(col)}/issues/1/comments`);
+      const repoComments = await get(row, `/api/v1/repos/${full(col)}/issues/comments`);
+      return {
+        list: list.status === 200 ? list.body.map((i: { title: string }) => i.title) : list.status,
+        issue: one.status,
+        comments: comments.status === 200 ? comments.body.map((c: { body: string }) => c.body) : comments.status,
+        repoComments: repoComments.status === 200 ? repoComments.body.length : repoComments.status,
+      };
+    });
+    expect(observed).toEqual(
+      await matrix((row, col) =>
+        visible(row, col)
+          ? { list: [`issue of ${col}`], issue: 200, comments: [`comment on ${col}`], repoComments: 1 }
+          : { list: 404, issue: 404, comments: 404, repoComments: 404 },
+      ),
+    );
+  });
+
+  test("issue search finds an issue exactly where the repository is readable", async () => {
+    const observed = await matrix(async (row, col) => {
+      const r = await get(row, `/api/v1/repos/issues/search?q=${encodeURIComponent(`issue of ${col}`)}&state=open`);
+      return r.body.some((i: { title: string }) => i.title === `issue of ${col}`);
+    });
+    expect(observed).toEqual(await matrix((row, col) => visible(row, col)));
+  });
+});
