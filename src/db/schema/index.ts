@@ -3,3 +3,4 @@ export * from "./auth.ts";
 export * from "./repo.ts";
 export * from "./org.ts";
 export * from "./issue.ts";
+export * from "./pull.ts";

@@ -177,6 +177,12 @@ export const comments = sqliteTable(
     refAction: integer("ref_action").notNull().default(0),
     refIsPull: integer("ref_is_pull", { mode: "boolean" }).notNull().default(false),
     commitSha: text("commit_sha").notNull().default(""),
+    // Code review comments (type Code): the file, the line (negative: the old side), the diff hunk, the review.
+    treePath: text("tree_path").notNull().default(""),
+    line: integer("line").notNull().default(0),
+    patch: text("patch").notNull().default(""),
+    reviewId: integer("review_id").notNull().default(0),
+    invalidated: integer("invalidated", { mode: "boolean" }).notNull().default(false),
     content: text("content").notNull().default(""),
     contentVersion: integer("content_version").notNull().default(0),
     createdUnix: integer("created_unix").notNull(),
