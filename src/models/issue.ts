@@ -1,5 +1,6 @@
 import { and, asc, count, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
+import { likePattern } from "./like.ts";
 import {
   issueAssignees,
   issueDependencies,
@@ -112,9 +113,6 @@ export interface IssueListFilter {
   limit: number;
 }
 
-function likePattern(keyword: string): string {
-  return `%${keyword.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 function repoCondition(f: IssueListFilter): SQL | undefined {
   if (!f.pullRepoIds) return f.repoIds.length ? inArray(issues.repoId, f.repoIds) : undefined;

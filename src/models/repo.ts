@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
+import { likePattern } from "./like.ts";
 import { prepared } from "../db/prepared.ts";
 import {
   collaborations,
@@ -109,9 +110,6 @@ export interface RepoListFilter {
   limit: number;
 }
 
-function likePattern(keyword: string): string {
-  return `%${keyword.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 /**
  * Which repositories the viewer may list (Gitea's AccessibleRepositoryCondition, and for `onlyAccessible`

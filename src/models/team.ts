@@ -1,5 +1,6 @@
 import { and, asc, count, eq, inArray, or, sql } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
+import { likePattern } from "./like.ts";
 import { prepared } from "../db/prepared.ts";
 import {
   AccessMode,
@@ -57,7 +58,7 @@ export function searchOrgTeams(
 ): { rows: TeamRow[]; total: number } {
   const conds = [eq(teams.orgId, f.orgId)];
   if (f.keyword) {
-    const p = `%${f.keyword.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const p = likePattern(f.keyword);
     const byName = sql`${teams.lowerName} LIKE ${p} ESCAPE '\\'`;
     conds.push(
       f.includeDescription ? or(byName, sql`lower(${teams.description}) LIKE ${p} ESCAPE '\\'`)! : byName,

@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, inArray, or, sql } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
+import { likePattern } from "./like.ts";
 import { prepared } from "../db/prepared.ts";
 import { users, emailAddresses, twoFactors, userRedirects, repositories, UserType, type NewUserRow, type UserRow } from "../db/schema/index.ts";
 
@@ -65,9 +66,6 @@ export interface UserListFilter {
   limit: number;
 }
 
-function escapeLike(keyword: string): string {
-  return `%${keyword.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 function whereFor(f: UserListFilter) {
   const conds = [];
@@ -88,7 +86,7 @@ function whereFor(f: UserListFilter) {
     conds.push(f.alsoId !== undefined ? or(visible, eq(users.id, f.alsoId))! : visible);
   }
   if (f.keyword) {
-    const pattern = escapeLike(f.keyword);
+    const pattern = likePattern(f.keyword);
     const matches = [
       sql`${users.lowerName} LIKE ${pattern} ESCAPE '\\'`,
       sql`lower(${users.fullName}) LIKE ${pattern} ESCAPE '\\'`,
