@@ -47,6 +47,13 @@ import { issueSearchOperations } from "./issues/search.ts";
 import { issueTemplateOperations } from "./issues/templates.ts";
 import { lockOperations } from "./issues/locks.ts";
 import { orgLabelOperations } from "./orgs/labels.ts";
+import { pullOperations } from "./repos/pulls.ts";
+import { pullReviewOperations } from "./repos/pull-reviews.ts";
+import { pullMergeOperations } from "./repos/pull-merge.ts";
+import { statusOperations } from "./repos/statuses.ts";
+import { branchProtectionOperations } from "./repos/branch-protections.ts";
+import { releaseOperations } from "./repos/releases.ts";
+import { releaseAttachmentOperations } from "./repos/release-attachments.ts";
 
 /** Every /api/v1 operation hearth serves; the OpenAPI document and the route table both come from here. */
 export const apiOperations: readonly AnyOperation[] = [
@@ -98,4 +105,11 @@ export const apiOperations: readonly AnyOperation[] = [
   ...issueTemplateOperations,
   ...lockOperations,
   ...orgLabelOperations,
+  ...pullOperations,
+  ...pullReviewOperations,
+  ...pullMergeOperations,
+  ...statusOperations,
+  ...branchProtectionOperations,
+  ...releaseOperations,
+  ...releaseAttachmentOperations,
 ];

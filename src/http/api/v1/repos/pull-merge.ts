@@ -1,0 +1,3 @@
+import type { AnyOperation } from "../../../route.ts";
+
+export const pullMergeOperations: AnyOperation[] = [];
