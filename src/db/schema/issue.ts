@@ -145,6 +145,8 @@ export const CommentType = {
   ProjectColumn: 31,
   DismissReview: 32,
   ChangeIssueRef: 33,
+  PRScheduledToAutoMerge: 34,
+  PRUnScheduledToAutoMerge: 35,
   Pin: 36,
   Unpin: 37,
 } as const;
