@@ -1,6 +1,7 @@
 import { isAbsolute, join, resolve } from "node:path";
 import { ConfigError, ConfigReader } from "./reader.ts";
 import { ROOT_SECTION, type RawConfig } from "./ini-source.ts";
+import { readMailer, type MailerSettings } from "./mailer.ts";
 
 export const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "critical", "fatal", "none"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -39,6 +40,8 @@ export interface Settings {
     /** Repositories a user may own; -1 means no limit. */
     maxCreationLimit: number;
     allowForkWithoutMaximumLimit: boolean;
+    /** `[repository.release] ALLOWED_TYPES`: what release assets may be; empty allows everything. */
+    releaseAllowedTypes: string;
   };
   security: {
     installLock: boolean;
@@ -62,6 +65,8 @@ export interface Settings {
     defaultAllowCreateOrganization: boolean;
     /** Whether a new organization membership is shown publicly. */
     defaultOrgMemberVisible: boolean;
+    /** Mail participants about issue and pull-request events; needs `[mailer] ENABLED`. */
+    enableNotifyMail: boolean;
   };
   admin: {
     /** Only site administrators may create organizations. */
@@ -80,6 +85,7 @@ export interface Settings {
     defaultMaxResponseSize: number;
   };
   attachment: { enabled: boolean; allowedTypes: string; maxSize: number; maxFiles: number };
+  mailer: MailerSettings;
   ui: { defaultTheme: string; reactions: string[]; customEmojis: string[] };
   log: { level: LogLevel };
 }
@@ -188,6 +194,7 @@ export function buildSettings(raw: RawConfig, inputs: SettingsInputs): { setting
       defaultBranch: r.string("repository", "DEFAULT_BRANCH", "main"),
       maxCreationLimit: r.int("repository", "MAX_CREATION_LIMIT", -1, { min: -1 }),
       allowForkWithoutMaximumLimit: r.bool("repository", "ALLOW_FORK_WITHOUT_MAXIMUM_LIMIT", true),
+      releaseAllowedTypes: r.string("repository.release", "ALLOWED_TYPES", ""),
     },
     security: {
       installLock: r.bool("security", "INSTALL_LOCK", true),
@@ -209,6 +216,7 @@ export function buildSettings(raw: RawConfig, inputs: SettingsInputs): { setting
       noReplyAddress: r.string("service", "NO_REPLY_ADDRESS", "noreply." + domain),
       defaultAllowCreateOrganization: r.bool("service", "DEFAULT_ALLOW_CREATE_ORGANIZATION", true),
       defaultOrgMemberVisible: r.bool("service", "DEFAULT_ORG_MEMBER_VISIBLE", false),
+      enableNotifyMail: r.bool("service", "ENABLE_NOTIFY_MAIL", false),
     },
     admin: {
       disableRegularOrgCreation: r.bool("admin", "DISABLE_REGULAR_ORG_CREATION", false),
@@ -234,6 +242,7 @@ export function buildSettings(raw: RawConfig, inputs: SettingsInputs): { setting
       maxSize: r.int("attachment", "MAX_SIZE", 2048, { min: 0 }),
       maxFiles: r.int("attachment", "MAX_FILES", 5, { min: 0 }),
     },
+    mailer: readMailer(r),
     ui: {
       defaultTheme: r.string("ui", "DEFAULT_THEME", "gitea-auto"),
       reactions: list(r.string("ui", "REACTIONS", "+1, -1, laugh, hooray, confused, heart, rocket, eyes")),

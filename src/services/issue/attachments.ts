@@ -5,6 +5,7 @@ import type { AttachmentRow, RepoRow, UserRow } from "../../db/schema/index.ts";
 import * as attachments from "../../models/attachment.ts";
 import * as comments from "../../models/comment.ts";
 import * as issues from "../../models/issue.ts";
+import * as releases from "../../models/release.ts";
 import * as repos from "../../models/repo.ts";
 import * as users from "../../models/user.ts";
 import { AttachmentStore } from "../../storage/attachments.ts";
@@ -98,17 +99,33 @@ async function* limited(head: Buffer, rest: AsyncIterator<Uint8Array> | undefine
 }
 
 /**
+ * The file half of Gitea's UploadAttachment, shared with release assets: the type is checked on
+ * the first bytes against `allowedTypes` (`forbidden` makes the refusal; 422 unless the caller
+ * says otherwise), the bytes are written under a new uuid, failing with 413 past `[attachment]
+ * MAX_SIZE` MiB and leaving nothing behind. The caller stores the row (and removes the file with
+ * removeAttachmentFiles if that fails).
+ */
+export async function saveUploadedFile(
+  env: Env,
+  upload: Upload,
+  allowedTypes: string,
+  forbidden: (message: string) => Error = (m) => new Invalid(m),
+): Promise<{ uuid: string; size: number }> {
+  const { head, rest } = await splitHead(upload.chunks);
+  if (!isAllowedType(head.subarray(0, SNIFF_BYTES), upload.name, allowedTypes)) throw forbidden(FORBIDDEN_TYPE);
+  const uuid = crypto.randomUUID();
+  const size = await store(env).save(uuid, limited(head, rest, env.settings.attachment.maxSize * 1024 * 1024));
+  return { uuid, size };
+}
+
+/**
  * Gitea's uploadAttachment: the type is checked on the first bytes (422), then the size against
  * `[attachment] MAX_SIZE` MiB (413) while the bytes are written; a refused file leaves nothing
  * behind. The row is stored only once the file is complete, and the issue or comment it belongs
  * to is touched (Gitea re-saves its content after an upload: version and update time move).
  */
 async function storeUpload(env: Env, doer: UserRow, target: { repoId: number; issueId: number; commentId: number }, upload: Upload) {
-  const { allowedTypes, maxSize } = env.settings.attachment;
-  const { head, rest } = await splitHead(upload.chunks);
-  if (!isAllowedType(head.subarray(0, SNIFF_BYTES), upload.name, allowedTypes)) throw new Invalid(FORBIDDEN_TYPE);
-  const uuid = crypto.randomUUID();
-  const size = await store(env).save(uuid, limited(head, rest, maxSize * 1024 * 1024));
+  const { uuid, size } = await saveUploadedFile(env, upload, env.settings.attachment.allowedTypes);
   const now = nowUnix();
   try {
     return writeTx(env.db, (tx) => {
@@ -200,7 +217,7 @@ export function deleteAttachment(env: Env, a: AttachmentRow): void {
 }
 
 /** Removes the files of attachments whose rows are gone (after the transaction that deleted them). */
-export function removeAttachmentFiles(env: Env, rows: AttachmentRow[]): void {
+export function removeAttachmentFiles(env: Env, rows: Pick<AttachmentRow, "uuid">[]): void {
   for (const a of rows) store(env).remove(a.uuid);
 }
 
@@ -226,14 +243,21 @@ export function findDownload(env: Env, doer: UserRow | undefined, uuid: string):
   const owner = repo && users.getUserById(env.db, repo.ownerId);
   if (!repo || !owner) return undefined;
   let unit: RepoUnit | undefined;
+  let draft = false;
   if (attachment.issueId) {
     const issue = issues.getIssueById(env.db, attachment.issueId);
     if (!issue || issue.repoId !== repo.id) return undefined;
     unit = unitOf(issue);
   } else if (attachment.releaseId) {
+    const release = releases.getRelease(env.db, repo.id, attachment.releaseId);
+    if (!release) return undefined;
     unit = "releases";
+    draft = release.isDraft;
   }
-  if (unit ? !repoPermission(env, doer, repo, owner).canRead(unit) : doer?.id !== attachment.uploaderId) return undefined;
+  const perm = repoPermission(env, doer, repo, owner);
+  if (unit ? !perm.canRead(unit) : doer?.id !== attachment.uploaderId) return undefined;
+  // A draft's assets are for release writers only (Gitea #36659).
+  if (draft && !perm.canWrite("releases") && !perm.isAdmin()) return undefined;
   const path = store(env).file(attachment.uuid);
   return path ? { attachment, repo, unit, path } : undefined;
 }

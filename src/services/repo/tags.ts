@@ -7,6 +7,7 @@ import { isSafeRevision, readCommits, resolveCommit, type CommitInfo } from "../
 import { RefUpdateError, isValidRefName, isValidRefPattern, updateRefs } from "../../git/refs-write.ts";
 import { createTag as gitCreateTag, listTags as gitListTags, readTagObject, tagNameBySha, type TagInfo, type TagObject } from "../../git/tags.ts";
 import { gitDirOf, type RepoContext } from "./lookup.ts";
+import { requireTagWithoutRelease, tagHasRelease, tagsDeleted } from "../release/tag-sync.ts";
 
 export type { TagInfo } from "../../git/tags.ts";
 
@@ -55,6 +56,8 @@ export async function createTag(env: Env, rc: RepoContext, doer: UserRow, input:
   const name = input.tagName;
   if (!(await isValidRefName("refs/tags/", name))) throw new Invalid(`release tag name is not valid [tag_name: ${name}]`);
   if ((await gitListTags(gitDir, name)).length) throw new Conflict(`tag already exists [name: ${name}]`);
+  // Gitea's IsReleaseExist: a draft release already claims the name.
+  if (tagHasRelease(env, rc.repo.id, name)) throw new Conflict(`tag already exists [name: ${name}]`);
   try {
     await gitCreateTag(gitDir, {
       name,
@@ -80,12 +83,14 @@ export async function deleteTag(env: Env, rc: RepoContext, name: string): Promis
   const gitDir = gitDirOf(env, rc.owner, rc.repo);
   const tag = plausible(name) ? (await gitListTags(gitDir, name))[0] : undefined;
   if (!tag) throw new NotFound(NOT_FOUND);
+  requireTagWithoutRelease(env, rc.repo.id, name);
   try {
     await updateRefs(gitDir, [{ op: "delete", ref: `refs/tags/${name}`, old: tag.id }]);
   } catch (err) {
     if (err instanceof RefUpdateError && err.kind === "moved") throw new Conflict("the tag was updated while it was being deleted");
     throw err;
   }
+  tagsDeleted(env, rc.repo.id, [name]);
 }
 
 export interface AnnotatedTagView {
