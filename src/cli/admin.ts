@@ -18,6 +18,7 @@ import { regenerateHooks } from "../services/repo/maintenance.ts";
 import { UserType, type UserRow } from "../db/schema/index.ts";
 import { NotFound } from "../lib/errors.ts";
 import type { Env } from "../services/env.ts";
+import { sendMailCommand } from "./sendmail.ts";
 
 type Flags = Record<string, string | boolean | undefined>;
 
@@ -240,6 +241,7 @@ export const adminCommand: Command = {
   description: "Perform common administrative operations",
   subcommands: [
     regenerateCommand,
+    sendMailCommand,
     {
       name: "user",
       description: "Modify users",

@@ -3,6 +3,7 @@ import { UsageError, type Command } from "./command.ts";
 import { configFlags, openRuntime } from "./runtime.ts";
 import { countUsers } from "../services/user/account.ts";
 import { repackAll } from "../services/repo/maintenance.ts";
+import { closeMail } from "../services/mail/outbox.ts";
 import { VERSION } from "../version.ts";
 import { normalizeRootUrl } from "../config/settings.ts";
 
@@ -120,6 +121,8 @@ export const webCommand: Command = {
     });
     clearInterval(daily);
     await env.housekeeper.stop();
+    // Mail still queued gets its last try (retries without their delay) before the process ends.
+    await closeMail(env);
     close();
     return 0;
   },

@@ -1,0 +1,103 @@
+import { connect } from "node:net";
+import nodemailer from "nodemailer";
+import type SMTPTransport from "nodemailer/lib/smtp-transport";
+import type { MailerSettings } from "../config/mailer.ts";
+import type { Logger } from "../lib/log.ts";
+import { toSendMailOptions, type MailMessage } from "./message.ts";
+
+/** Delivers one message or rejects; the outbox above it decides about retries. */
+export interface MailTransport {
+  send(msg: MailMessage): Promise<void>;
+  close(): void;
+}
+
+/**
+ * Why a delivery failed, and whether trying again can help: a 5xx reply is the server's final
+ * word (unknown mailbox, refused sender), everything else (4xx, a refused or dropped connection,
+ * a timeout) may pass.
+ */
+export class MailDeliveryError extends Error {
+  constructor(
+    message: string,
+    readonly permanent: boolean,
+  ) {
+    super(message);
+    this.name = "MailDeliveryError";
+  }
+}
+
+// Gitea leaves these to Go's defaults (no limit); a stuck server must not hold the outbox for ever.
+const CONNECTION_TIMEOUT_MS = 30_000;
+const SOCKET_TIMEOUT_MS = 60_000;
+
+/** nodemailer's SMTP options for `[mailer]`, protocol by protocol as Gitea's services/mailer/sender/smtp.go. */
+export function smtpOptions(mailer: MailerSettings): SMTPTransport.Options {
+  // nodemailer checks the certificate against SMTP_ADDR itself (when it is a name, not an IP).
+  const tls = { rejectUnauthorized: !mailer.forceTrustServerCert };
+  const options: SMTPTransport.Options = {
+    host: mailer.smtpAddr,
+    port: mailer.smtpPort,
+    connectionTimeout: CONNECTION_TIMEOUT_MS,
+    greetingTimeout: CONNECTION_TIMEOUT_MS,
+    socketTimeout: SOCKET_TIMEOUT_MS,
+    logger: false,
+  };
+  if (mailer.user) options.auth = { user: mailer.user, pass: mailer.passwd };
+  switch (mailer.protocol) {
+    case "smtps":
+      return { ...options, secure: true, tls };
+    case "smtp+starttls":
+      // Gitea refuses a server without STARTTLS rather than sending the password in the clear.
+      return { ...options, secure: false, requireTLS: true, tls };
+    case "smtp+unix":
+      return {
+        ...options,
+        host: "localhost",
+        port: 0,
+        ignoreTLS: true,
+        getSocket: (_opts, done) => {
+          const socket = connect({ path: mailer.smtpAddr });
+          socket.once("error", (err) => done(err));
+          socket.once("connect", () => {
+            socket.removeAllListeners("error");
+            done(null, { connection: socket });
+          });
+        },
+      };
+    default:
+      // Plain smtp: Gitea sends without TLS even when the server offers STARTTLS.
+      return { ...options, secure: false, ignoreTLS: true };
+  }
+}
+
+function deliveryError(err: unknown): MailDeliveryError {
+  const e = err as { message?: string; responseCode?: number };
+  const permanent = typeof e.responseCode === "number" && e.responseCode >= 500 && e.responseCode < 600;
+  return new MailDeliveryError(e.message ?? String(err), permanent);
+}
+
+/** The transport `[mailer]` describes. Call only when the mailer is enabled. */
+export function createMailTransport(mailer: MailerSettings, domain: string, log: Logger): MailTransport {
+  if (mailer.protocol === "dummy") {
+    // Gitea's dummy sender: nothing leaves the machine, the log shows what would have.
+    return {
+      async send(msg) {
+        log.info("mail not sent (PROTOCOL = dummy)", { to: msg.to, subject: msg.subject, info: msg.info });
+      },
+      close() {},
+    };
+  }
+  const transporter = nodemailer.createTransport(smtpOptions(mailer));
+  return {
+    async send(msg) {
+      try {
+        await transporter.sendMail(toSendMailOptions(msg, mailer, domain));
+      } catch (err) {
+        throw deliveryError(err);
+      }
+    },
+    close() {
+      transporter.close();
+    },
+  };
+}
