@@ -1,4 +1,23 @@
+import { resolve } from "node:path";
 import type { Command } from "./command.ts";
+
+/**
+ * git's quarantine variables, made absolute: git may give them relative to the repository (the
+ * hook's working directory), while the server runs git from elsewhere.
+ */
+function quarantineOf(env: NodeJS.ProcessEnv) {
+  const abs = (list: string) =>
+    list
+      .split(":")
+      .filter(Boolean)
+      .map((p) => resolve(p))
+      .join(":");
+  const out: Record<string, string> = {};
+  if (env.GIT_OBJECT_DIRECTORY) out.git_object_directory = abs(env.GIT_OBJECT_DIRECTORY);
+  if (env.GIT_ALTERNATE_OBJECT_DIRECTORIES) out.git_alternate_object_directories = abs(env.GIT_ALTERNATE_OBJECT_DIRECTORIES);
+  if (env.GIT_QUARANTINE_PATH) out.git_quarantine_path = abs(env.GIT_QUARANTINE_PATH);
+  return out;
+}
 
 /**
  * `hearth hook pre-receive|post-receive`: run by git inside a hosted repository during a push.
@@ -10,6 +29,7 @@ async function runHook(name: "pre-receive" | "post-receive"): Promise<number> {
   const token = process.env.HEARTH_INTERNAL_TOKEN;
   const repoId = Number(process.env.HEARTH_REPO_ID);
   const pusherId = Number(process.env.HEARTH_PUSHER_ID);
+  const pullRequestId = Number(process.env.HEARTH_PULL_REQUEST_ID ?? 0) || 0;
   if (!url || !token || !repoId || !pusherId) {
     // A push straight into the directory (an administrator on the machine): nothing to report to.
     process.stderr.write(`hearth: ${name}: not a push through hearth; no checks run\n`);
@@ -30,7 +50,15 @@ async function runHook(name: "pre-receive" | "post-receive"): Promise<number> {
     response = await fetch(new URL(`api/internal/hook/${name}`, url), {
       method: "POST",
       headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
-      body: JSON.stringify({ repo_id: repoId, pusher_id: pusherId, updates }),
+      body: JSON.stringify({
+        repo_id: repoId,
+        pusher_id: pusherId,
+        updates,
+        // git keeps a push's objects in a quarantine directory until pre-receive accepts them: the
+        // server's checks (ancestry, changed files) must look there.
+        ...quarantineOf(process.env),
+        ...(pullRequestId > 0 ? { pull_request_id: pullRequestId } : {}),
+      }),
       ...(socket ? { unix: socket } : {}),
     } as RequestInit);
   } catch (err) {

@@ -2,6 +2,7 @@ import type { Settings } from "../config/settings.ts";
 import type { RepoRow, UserRow } from "../db/schema/index.ts";
 import type { RepoPermission } from "../auth/permission.ts";
 import type { BranchView } from "../services/repo/branches.ts";
+import type { BranchProtectionView } from "../services/protection/branch-view.ts";
 import type { GitSignature } from "../git/reflist.ts";
 import { repoLinks } from "./repo.ts";
 
@@ -67,20 +68,27 @@ export function toPayloadCommit(settings: Settings, rc: RepoRef, view: BranchVie
 }
 
 /**
- * Gitea's ToBranch for an unprotected branch (hearth has no branch protection yet): pushing and
- * merging both follow write access to the code, and anonymous callers can do neither.
+ * Gitea's ToBranch. An unprotected branch: pushing and merging both follow write access to the
+ * code, and anonymous callers can do neither. A protected one shows its rule's requirements and
+ * what the rule lets the doer do.
  */
-export function toAPIBranch(settings: Settings, rc: RepoRef & { perm: RepoPermission }, view: BranchView, signedIn: boolean) {
+export function toAPIBranch(
+  settings: Settings,
+  rc: RepoRef & { perm: RepoPermission },
+  view: BranchView,
+  signedIn: boolean,
+  protection?: BranchProtectionView,
+) {
   const canWrite = signedIn && rc.perm.canWrite("code");
   return {
     name: view.name,
     commit: toPayloadCommit(settings, rc, view),
-    protected: false,
-    required_approvals: 0,
-    enable_status_check: false,
-    status_check_contexts: [] as string[],
-    user_can_push: canWrite,
-    user_can_merge: canWrite,
-    effective_branch_protection_name: "",
+    protected: protection !== undefined,
+    required_approvals: protection?.requiredApprovals ?? 0,
+    enable_status_check: protection?.enableStatusCheck ?? false,
+    status_check_contexts: protection?.statusCheckContexts ?? ([] as string[]),
+    user_can_push: protection ? protection.userCanPush : canWrite,
+    user_can_merge: protection ? protection.userCanMerge : canWrite,
+    effective_branch_protection_name: protection?.effectiveRuleName ?? "",
   };
 }

@@ -6,9 +6,18 @@ import { jsonResponse } from "../respond.ts";
 import { validate } from "../validate.ts";
 import { HearthError } from "../../lib/errors.ts";
 
+/** A directory git names for its quarantine: one absolute path (or a `:`-list of them), no control characters. */
+// eslint-disable-next-line no-control-regex
+const GitPath = v.optional(v.pipe(v.string(), v.maxLength(16384), v.regex(/^(?:\/[^\x00-\x1f]*)?$/)));
+
 const HookBody = v.object({
   repo_id: v.pipe(v.number(), v.integer()),
   pusher_id: v.pipe(v.number(), v.integer()),
+  /** Set by hearth's own merge pushes (Gitea's HookOptions.PullRequestID). */
+  pull_request_id: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  git_object_directory: GitPath,
+  git_alternate_object_directories: GitPath,
+  git_quarantine_path: GitPath,
   updates: v.pipe(
     v.array(
       v.object({
@@ -35,7 +44,12 @@ export async function handleHook(env: Env, request: Request, name: "pre-receive"
   try {
     const body = validate(HookBody, await request.json().catch(() => undefined));
     if (name === "pre-receive") {
-      const refusal = checkPush(env, body.repo_id, body.pusher_id, body.updates);
+      const quarantine = {
+        GIT_OBJECT_DIRECTORY: body.git_object_directory,
+        GIT_ALTERNATE_OBJECT_DIRECTORIES: body.git_alternate_object_directories,
+        GIT_QUARANTINE_PATH: body.git_quarantine_path,
+      };
+      const refusal = await checkPush(env, body.repo_id, body.pusher_id, body.updates, quarantine, body.pull_request_id || undefined);
       return refusal ? jsonResponse(403, { err: refusal }) : jsonResponse(200, { ok: true });
     }
     const messages = await processPush(env, body.repo_id, body.pusher_id, body.updates);

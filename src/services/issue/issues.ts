@@ -18,6 +18,7 @@ import { repoDirExists } from "../../git/fork.ts";
 import { recordEvent } from "./events.ts";
 import { canWriteIssue, unitOf, type IssueContext } from "./lookup.ts";
 import { issueChanged } from "./hooks.ts";
+import { getPullByIssueId } from "../../models/pull.ts";
 
 export interface CreateIssueInput {
   title: string;
@@ -60,28 +61,64 @@ export function createIssue(env: Env, doer: UserRow, rc: RepoContext, input: Cre
   const assigneeIds = writer ? resolveAssignees(env, rc, [input.assignee ?? "", ...(input.assignees ?? [])], false) : [];
   const milestoneId = writer ? (input.milestone ?? 0) : 0;
   requireMilestone(env, rc, milestoneId);
-  const now = nowUnix();
   const issue = writeTx(env.db, (tx) => {
-    let issue = issues.insertIssue(tx, {
-      repoId: rc.repo.id,
-      index: issues.nextIssueIndex(tx, rc.repo.id),
-      posterId: doer.id,
+    let issue = insertIssueTx(tx, doer, rc, {
       title: input.title,
       content: input.body ?? "",
       ref: input.ref ?? "",
       milestoneId,
       deadlineUnix: writer ? (input.deadlineUnix ?? 0) : 0,
-      createdUnix: now,
-      updatedUnix: now,
+      labelIds: writer ? (input.labels ?? []) : [],
+      assigneeIds,
+      isPull: false,
     });
-    if (writer && input.labels?.length) applyIssueLabels(tx, issue, rc.repo, doer, input.labels, false);
-    if (assigneeIds.length) issues.setAssignees(tx, issue.id, assigneeIds);
-    if (input.closed) issue = setClosed(tx, issue, doer, true);
-    issues.recountRepoIssues(tx, rc.repo.id);
-    recountMilestone(tx, milestoneId);
+    if (input.closed) {
+      issue = setClosed(tx, issue, doer, true);
+      issues.recountRepoIssues(tx, rc.repo.id);
+      recountMilestone(tx, milestoneId);
+    }
     return issue;
   });
   issueChanged(env, { kind: "created", issue, repo: rc.repo, doer });
+  return issue;
+}
+
+/** An issue or pull request row as the caller decided it (permissions and references already checked). */
+export interface NewIssueFields {
+  title: string;
+  content: string;
+  ref: string;
+  milestoneId: number;
+  deadlineUnix: number;
+  labelIds: number[];
+  assigneeIds: number[];
+  isPull: boolean;
+}
+
+/**
+ * Inserts an issue (or the issue row of a pull request) inside the caller's transaction: the next
+ * index of the shared sequence, labels, assignees, and the repository's and milestone's counters.
+ * The caller reports the creation (issueChanged) once its transaction committed.
+ */
+export function insertIssueTx(tx: Tx, doer: UserRow, rc: RepoContext, f: NewIssueFields): IssueRow {
+  const now = nowUnix();
+  const issue = issues.insertIssue(tx, {
+    repoId: rc.repo.id,
+    index: issues.nextIssueIndex(tx, rc.repo.id),
+    posterId: doer.id,
+    title: f.title,
+    content: f.content,
+    ref: f.ref,
+    milestoneId: f.milestoneId,
+    deadlineUnix: f.deadlineUnix,
+    isPull: f.isPull,
+    createdUnix: now,
+    updatedUnix: now,
+  });
+  if (f.labelIds.length) applyIssueLabels(tx, issue, rc.repo, doer, f.labelIds, false);
+  if (f.assigneeIds.length) issues.setAssignees(tx, issue.id, f.assigneeIds);
+  issues.recountRepoIssues(tx, rc.repo.id);
+  recountMilestone(tx, f.milestoneId);
   return issue;
 }
 
@@ -120,6 +157,9 @@ export function editIssue(env: Env, doer: UserRow, ic: IssueContext, input: Edit
       : undefined;
   const assigneeIds = assigneeNames ? resolveAssignees(env, ic, assigneeNames, ic.issue.isPull) : undefined;
   if (writer && input.milestone !== undefined) requireMilestone(env, ic, input.milestone);
+  if (input.state !== undefined && ic.issue.isPull && getPullByIssueId(env.db, ic.issue.id)?.hasMerged) {
+    throw new HearthError(412, "cannot change state of this pull request, it was already merged");
+  }
   if (input.state === "closed" && !ic.issue.isClosed && openDependencyCount(env, ic.issue) > 0) {
     throw new HearthError(412, "cannot close this issue or pull request because it still has open dependencies");
   }

@@ -1,9 +1,11 @@
 import type { Env } from "../env.ts";
-import type { AttachmentRow, IssueRow, LabelRow, MilestoneRow, RepoRow, UserRow } from "../../db/schema/index.ts";
+import type { AttachmentRow, IssueRow, LabelRow, MilestoneRow, PullRequestRow, RepoRow, UserRow } from "../../db/schema/index.ts";
 import * as issues from "../../models/issue.ts";
 import * as users from "../../models/user.ts";
 import { attachmentsOfIssues } from "../../models/attachment.ts";
 import { ghostUser } from "../user/profile.ts";
+import { pullsByIssueIds } from "../../models/pull.ts";
+import { isWorkInProgress } from "../pull/draft.ts";
 
 /** An issue with everything its JSON shows, loaded by the service. */
 export interface IssueView {
@@ -26,6 +28,7 @@ export function issueViews(env: Env, repoOf: (issue: IssueRow) => { repo: RepoRo
   const assignees = issues.assigneeIdsOfIssues(env.db, ids);
   const milestones = issues.milestonesByIds(env.db, rows.map((i) => i.milestoneId));
   const attachments = attachmentsOfIssues(env.db, ids);
+  const pulls = pullsByIssueIds(env.db, rows.filter((i) => i.isPull).map((i) => i.id));
   const userIds = new Set<number>(rows.map((i) => i.posterId));
   for (const list of assignees.values()) for (const id of list) userIds.add(id);
   const people = new Map(users.getUsersByIds(env.db, [...userIds]).map((u) => [u.id, u]));
@@ -37,7 +40,14 @@ export function issueViews(env: Env, repoOf: (issue: IssueRow) => { repo: RepoRo
     milestone: milestones.get(issue.milestoneId),
     assignees: (assignees.get(issue.id) ?? []).map((id) => people.get(id)).filter((u): u is UserRow => u !== undefined),
     attachments: attachments.get(issue.id) ?? [],
+    pull: pullMeta(issue, pulls.get(issue.id)),
   }));
+}
+
+/** Gitea's PullRequestMeta of an issue that is a pull request. */
+function pullMeta(issue: IssueRow, pull: PullRequestRow | undefined): IssueView["pull"] {
+  if (!issue.isPull || !pull) return undefined;
+  return { merged: pull.hasMerged, mergedUnix: pull.mergedUnix, draft: isWorkInProgress(issue.title) };
 }
 
 export function issueView(env: Env, repo: RepoRow, owner: UserRow, issue: IssueRow): IssueView {

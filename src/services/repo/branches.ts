@@ -10,6 +10,9 @@ import { setHead } from "../../git/repo-init.ts";
 import { isAncestor, isSafeRevision, listRefs, readCommits, resolveCommit, type CommitInfo, type RefEntry } from "../../git/reflist.ts";
 import { RefUpdateError, isValidRefName, isValidRefPattern, renameRef, updateRefs } from "../../git/refs-write.ts";
 import { findUserByEmail } from "../user/lookup.ts";
+import { protectionRuleFor } from "../protection/rules.ts";
+import { checkProtectedRefs } from "../protection/push-check.ts";
+import { renameProtectionRule } from "../../models/protected-branch.ts";
 import { gitDirOf, type RepoContext } from "./lookup.ts";
 
 /** A branch as the API renders it: its name, its head commit, and the commit's users by email. */
@@ -156,6 +159,12 @@ function nameClash(refs: RefEntry[], name: string): string | undefined {
   return undefined;
 }
 
+/** A ref change made through the API passes the same branch protection as a push (403 with the hook's message). */
+async function refuseProtected(env: Env, rc: RepoContext, doer: UserRow, update: { old: string; new: string; ref: string }) {
+  const refusal = await checkProtectedRefs(env, { repo: rc.repo, owner: rc.owner, pusher: doer }, [update]);
+  if (refusal) throw new Forbidden(refusal);
+}
+
 /** POST /branches: a new branch at a branch, tag or commit (default: the default branch). */
 export async function createBranch(env: Env, rc: RepoContext, doer: UserRow, input: CreateBranchInput): Promise<BranchView> {
   await checkBranchNameField("BranchName", input.newBranchName);
@@ -177,6 +186,8 @@ export async function createBranch(env: Env, rc: RepoContext, doer: UserRow, inp
   const name = input.newBranchName;
   const clash = nameClash(await listRefs(gitDir), name);
   if (clash) throw new Conflict(clash);
+  // Gitea creates the branch with a push, so the branch protection of its name applies.
+  await refuseProtected(env, rc, doer, { old: "0".repeat(source.length), new: source, ref: `refs/heads/${name}` });
   try {
     await updateRefs(gitDir, [{ op: "create", ref: `refs/heads/${name}`, sha: source }]);
   } catch (err) {
@@ -199,6 +210,7 @@ export async function deleteBranch(env: Env, rc: RepoContext, name: string): Pro
   const gitDir = gitDirOf(env, rc.owner, rc.repo);
   await ensureSynced(env, rc, gitDir);
   if (name === rc.repo.defaultBranch) throw new Forbidden("can not delete default branch");
+  if (protectionRuleFor(env, rc.repo.id, name)) throw new Forbidden("branch protected");
   const sha = await branchHead(gitDir, name);
   if (!sha) throw new NotFound(NOT_FOUND);
   try {
@@ -226,9 +238,12 @@ export async function renameBranch(env: Env, rc: RepoContext, from: string, to: 
   const sha = await branchHead(gitDir, from);
   if (!sha) throw new NotFound(RENAME_SOURCE_MISSING);
   const isDefault = from === rc.repo.defaultBranch;
-  if (isDefault && !rc.perm.isAdmin()) {
+  const rule = protectionRuleFor(env, rc.repo.id, from);
+  if ((isDefault || rule) && !rc.perm.isAdmin()) {
     throw new Forbidden("User must be a repo or site admin to rename default or protected branches.");
   }
+  // A rule naming exactly this branch moves with it; a branch protected by a glob stays (Gitea's RenameBranch).
+  if (rule && (!rule.isPlainName || rule.ruleName !== from)) throw new Forbidden("Branch is protected by glob-based protection rules.");
   try {
     await renameRef(gitDir, `refs/heads/${from}`, `refs/heads/${to}`, sha);
   } catch (err) {
@@ -245,6 +260,7 @@ export async function renameBranch(env: Env, rc: RepoContext, from: string, to: 
       branchModel.upsertBranch(tx, rc.repo.id, record(commit, to, 0), now);
     }
     if (isDefault) repos.updateRepo(tx, rc.repo.id, { defaultBranch: to, updatedUnix: now });
+    if (rule) renameProtectionRule(tx, rc.repo.id, from, to);
   });
 }
 
@@ -273,6 +289,7 @@ export async function updateBranch(env: Env, rc: RepoContext, doer: UserRow, nam
   if (!input.force && !(await isAncestor(gitDir, current, target))) {
     throw new Conflict("the update is not a fast-forward; set force to move the branch anyway");
   }
+  await refuseProtected(env, rc, doer, { old: current, new: target, ref: `refs/heads/${name}` });
   try {
     await updateRefs(gitDir, [{ op: "update", ref: `refs/heads/${name}`, sha: target, old: current }]);
   } catch (err) {

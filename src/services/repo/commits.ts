@@ -76,7 +76,7 @@ function verify(c: Commit): Verification {
 }
 
 /** Dresses commits for the API: signature users (cached per call), and the parts `opts` asks for. */
-async function describe(env: Env, gitDir: string, commits: Commit[], opts: CommitOptions): Promise<CommitView[]> {
+export async function describe(env: Env, gitDir: string, commits: Commit[], opts: CommitOptions): Promise<CommitView[]> {
   const ids = commits.map((c) => c.oid);
   const [files, stats] = await Promise.all([
     opts.files ? fileStatuses(gitDir, ids) : undefined,

@@ -10,6 +10,9 @@ import { setHead } from "../../git/repo-init.ts";
 import { repoPermission } from "../../auth/permission.ts";
 import { gitDirOf } from "./lookup.ts";
 import { scheduleHousekeeping } from "./housekeeping.ts";
+import { checkProtectedRefs } from "../protection/push-check.ts";
+import type { QuarantineEnv } from "../../git/push-inspect.ts";
+import { syncPullsAfterPush } from "../pull/push-sync.ts";
 
 export interface RefUpdate {
   old: string;
@@ -22,9 +25,16 @@ const isZero = (sha: string) => /^0+$/.test(sha);
 /**
  * The pre-receive decision, made before any ref moves (the objects are still in git's quarantine).
  * Access was checked when the push was accepted over HTTP; this re-checks it (permissions may have
- * changed meanwhile) and is where branch protection will be enforced. Returns a refusal message.
+ * changed meanwhile) and enforces branch protection. Returns a refusal message.
  */
-export function checkPush(env: Env, repoId: number, pusherId: number, updates: RefUpdate[]): string | undefined {
+export async function checkPush(
+  env: Env,
+  repoId: number,
+  pusherId: number,
+  updates: RefUpdate[],
+  quarantine: QuarantineEnv = {},
+  pullRequestId?: number,
+): Promise<string | undefined> {
   const repo = repos.getRepoById(env.db, repoId);
   const owner = repo && users.getUserById(env.db, repo.ownerId);
   const pusher = users.getUserById(env.db, pusherId);
@@ -34,7 +44,7 @@ export function checkPush(env: Env, repoId: number, pusherId: number, updates: R
   for (const u of updates) {
     if (!u.ref.startsWith("refs/")) return `invalid ref ${u.ref}`;
   }
-  return undefined;
+  return checkProtectedRefs(env, { repo, owner, pusher, quarantine, pullRequestId }, updates);
 }
 
 /**
@@ -94,6 +104,7 @@ export async function processPush(env: Env, repoId: number, pusherId: number, up
     repos.updateRepo(tx, repo.id, patch);
   });
   if (newDefault) await setHead(gitDir, newDefault);
+  syncPullsAfterPush(env, repo.id, pusherId, updates);
   scheduleHousekeeping(env, gitDir);
   return [];
 }

@@ -15,6 +15,8 @@ import type { Principal } from "../../../../auth/principal.ts";
 import { Forbidden, HearthError, Unauthorized } from "../../../../lib/errors.ts";
 import { toAPIBranch } from "../../../../convert/branch.ts";
 import { codeRepo, wildcard } from "./context.ts";
+import { branchProtectionView } from "../../../../services/protection/branch-view.ts";
+import { rulesOf } from "../../../../services/protection/rules.ts";
 
 /** Gitea's reqToken, reqRepoWriter(Code) and mustNotBeArchived, in that order. */
 export function requireCodeWriter(rc: RepoContext, principal: Principal | undefined): asserts principal is Principal {
@@ -40,7 +42,9 @@ export const branchOperations = [
       const rc = codeRepo(env, principal, url, params);
       const p = page();
       const { items, total } = await listBranches(env, rc, p);
-      return list(items.map((b) => toAPIBranch(env.settings, rc, b, !!principal)), total, p);
+      const rules = rulesOf(env, rc.repo.id);
+      const json = items.map((b) => toAPIBranch(env.settings, rc, b, !!principal, branchProtectionView(env, rc, principal?.user, b.name, rules)));
+      return list(json, total, p);
     },
   }),
   operation({
@@ -55,7 +59,8 @@ export const branchOperations = [
     responses: { 200: Branch },
     handler: async ({ env, principal, params, url }) => {
       const rc = codeRepo(env, principal, url, params);
-      return toAPIBranch(env.settings, rc, await getBranch(env, rc, wildcard(params)), !!principal);
+      const branch = await getBranch(env, rc, wildcard(params));
+      return toAPIBranch(env.settings, rc, branch, !!principal, branchProtectionView(env, rc, principal?.user, branch.name));
     },
   }),
   operation({
@@ -76,7 +81,7 @@ export const branchOperations = [
         oldBranchName: body.old_branch_name,
         oldRefName: body.old_ref_name,
       });
-      return reply.created(toAPIBranch(env.settings, rc, branch, true));
+      return reply.created(toAPIBranch(env.settings, rc, branch, true, branchProtectionView(env, rc, principal.user, branch.name)));
     },
   }),
   operation({

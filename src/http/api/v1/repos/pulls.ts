@@ -1,3 +1,219 @@
-import type { AnyOperation } from "../../../route.ts";
+import * as v from "valibot";
+import { operation, reply, type AnyOperation } from "../../../route.ts";
+import { RepoParams } from "../../../schemas/repo.ts";
+import {
+  CreatePullRequestOption,
+  EditPullRequestOption,
+  PullGetQuery,
+  PullListQuery,
+  PullParams,
+  PullRequest,
+} from "../../../schemas/pull.ts";
+import { parseGoBool } from "../../../schemas/commit.ts";
+import { toAPIPullRequest } from "../../../../convert/pull.ts";
+import { createPull } from "../../../../services/pull/create.ts";
+import { editPull } from "../../../../services/pull/edit.ts";
+import { listPullRequests, pinnedPullRequests, pullByBaseHead } from "../../../../services/pull/list.ts";
+import { pullFromPath, requirePullsReader } from "../../../../services/pull/lookup.ts";
+import { pullView, pullViews } from "../../../../services/pull/view.ts";
+import { pullDiffOrPatch } from "../../../../services/pull/changes.ts";
+import { Invalid } from "../../../../lib/errors.ts";
+import { parseDateTime } from "../../../../lib/time.ts";
+import type { Principal } from "../../../../auth/principal.ts";
+import type { Env } from "../../../../services/env.ts";
+import type { RepoContext } from "../../../../services/repo/lookup.ts";
+import type { IssueRow, PullRequestRow } from "../../../../db/schema/index.ts";
+import { repoFromPath, wildcard } from "./context.ts";
+import { requireToken } from "./collaborators.ts";
+import { requireNotArchived } from "../issues/issues.ts";
+import { pullChangeOperations } from "./pulls-changes.ts";
 
-export const pullOperations: AnyOperation[] = [];
+async function pullJson(env: Env, rc: RepoContext, principal: Principal | undefined, pull: PullRequestRow, issue: IssueRow) {
+  return toAPIPullRequest(env.settings, await pullView(env, principal?.user, rc, pull, issue), principal?.user);
+}
+
+/** A request body's date, or a 422 as Gitea's binding. */
+function unixOf(value: string): number {
+  const unix = parseDateTime(value);
+  if (unix === undefined) throw new Invalid(`[Deadline]: invalid date`);
+  return unix;
+}
+
+/** Gitea keeps the date of an edited deadline, at 23:59:59 (of UTC here); a zero time removes it. */
+function endOfDay(value: string): number {
+  const unix = unixOf(value);
+  if (unix < 0) return 0;
+  const d = new Date(unix * 1000);
+  return Math.floor(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), 23, 59, 59) / 1000);
+}
+
+/** `{index}.diff` / `{index}.patch` (Gitea's repoDownloadPullDiffOrPatch), as text/plain. */
+async function diffOrPatch(env: Env, rc: RepoContext, index: string, kind: string, binary: boolean): Promise<Response> {
+  const pc = pullFromPath(env, rc, index);
+  const text = await pullDiffOrPatch(env, pc, kind === "patch", binary);
+  return new Response(new Uint8Array(text), {
+    status: 200,
+    headers: { "Content-Type": "text/plain; charset=utf-8", "X-Content-Type-Options": "nosniff" },
+  });
+}
+
+export const pullOperations: AnyOperation[] = [
+  operation({
+    method: "GET",
+    path: "/repos/:owner/:repo/pulls",
+    operationId: "repoListPullRequests",
+    tag: "repository",
+    summary: "List a repo's pull requests",
+    access: { scope: "repository", signIn: false },
+    params: RepoParams,
+    query: PullListQuery,
+    responses: { 200: v.array(PullRequest) },
+    handler: async (ctx) => {
+      const rc = repoFromPath(ctx.env, ctx.principal, ctx.url, ctx.params);
+      const page = ctx.page();
+      // `labels` may repeat (Gitea's collectionFormat multi); anything not a number is a 500 in Gitea, ignored here.
+      const labels = ctx.url.searchParams
+        .getAll("labels")
+        .flatMap((s) => s.split(","))
+        .filter((s) => /^\d{1,15}$/.test(s.trim()))
+        .map(Number);
+      const { rows, total } = listPullRequests(ctx.env, rc, {
+        state: ctx.query.state,
+        sort: ctx.query.sort,
+        milestone: ctx.query.milestone && /^\d{1,15}$/.test(ctx.query.milestone) ? Number(ctx.query.milestone) : undefined,
+        labels,
+        poster: ctx.query.poster,
+        baseBranch: ctx.query.base_branch,
+        offset: page.offset,
+        limit: page.limit,
+      });
+      const views = await pullViews(ctx.env, ctx.principal?.user, rc, rows);
+      return ctx.list(views.map((view) => toAPIPullRequest(ctx.env.settings, view, ctx.principal?.user)), total, page);
+    },
+  }),
+  operation({
+    method: "POST",
+    path: "/repos/:owner/:repo/pulls",
+    operationId: "repoCreatePullRequest",
+    tag: "repository",
+    summary: "Create a pull request",
+    access: { scope: "repository", signIn: false },
+    params: RepoParams,
+    body: CreatePullRequestOption,
+    responses: { 201: PullRequest },
+    handler: async (ctx) => {
+      const rc = repoFromPath(ctx.env, ctx.principal, ctx.url, ctx.params);
+      requireToken(ctx.principal);
+      requireNotArchived(rc);
+      requirePullsReader(rc);
+      const b = ctx.body;
+      const { pull, issue } = await createPull(ctx.env, ctx.principal.user, rc, {
+        head: b.head,
+        base: b.base,
+        title: b.title,
+        body: b.body ?? undefined,
+        assignee: b.assignee ?? undefined,
+        assignees: b.assignees ?? undefined,
+        labels: b.labels ?? undefined,
+        milestone: b.milestone ?? undefined,
+        deadlineUnix: b.due_date ? unixOf(b.due_date) : undefined,
+      });
+      return reply.created(await pullJson(ctx.env, rc, ctx.principal, pull, issue));
+    },
+  }),
+  operation({
+    method: "GET",
+    path: "/repos/:owner/:repo/pulls/pinned",
+    operationId: "repoListPinnedPullRequests",
+    tag: "repository",
+    summary: "List a repo's pinned pull requests",
+    access: { scope: "repository", signIn: false },
+    params: RepoParams,
+    responses: { 200: v.array(PullRequest) },
+    handler: async ({ env, principal, url, params }) => {
+      const rc = repoFromPath(env, principal, url, params);
+      const views = await pullViews(env, principal?.user, rc, pinnedPullRequests(env, rc));
+      return views.map((view) => toAPIPullRequest(env.settings, view, principal?.user));
+    },
+  }),
+  operation({
+    // Elysia wants one parameter name per position: `{base}` is `:index` here (the documented name is Gitea's).
+    method: "GET",
+    path: "/repos/:owner/:repo/pulls/:index/*",
+    wildcard: "head",
+    operationId: "repoGetPullRequestByBaseHead",
+    tag: "repository",
+    summary: "Get a pull request by base and head",
+    access: { scope: "repository", signIn: false },
+    params: v.object({ owner: v.string(), repo: v.string(), index: v.string(), "*": v.string() }),
+    responses: { 200: PullRequest },
+    handler: async ({ env, principal, url, params }) => {
+      const rc = repoFromPath(env, principal, url, params);
+      const { pull, issue } = pullByBaseHead(env, rc, params.index, wildcard(params));
+      return pullJson(env, rc, principal, pull, issue);
+    },
+  }),
+  operation({
+    method: "GET",
+    path: "/repos/:owner/:repo/pulls/:index",
+    operationId: "repoGetPullRequest",
+    tag: "repository",
+    summary: "Get a pull request",
+    access: { scope: "repository", signIn: false },
+    params: PullParams,
+    query: PullGetQuery,
+    responses: { 200: PullRequest },
+    handler: async ({ env, principal, url, params, query }) => {
+      const rc = repoFromPath(env, principal, url, params);
+      // Gitea's GET /pulls/{index}.{diffType} (repoDownloadPullDiffOrPatch) shares this path
+      // position: the router cannot tell `7.diff` from `7`, so this route serves both.
+      const suffixed = /^(\d{1,15})\.(diff|patch)$/.exec(params.index);
+      if (suffixed) return diffOrPatch(env, rc, suffixed[1]!, suffixed[2]!, parseGoBool(query.binary));
+      const pc = pullFromPath(env, rc, params.index);
+      return pullJson(env, rc, principal, pc.pull, pc.issue);
+    },
+  }),
+  operation({
+    method: "PATCH",
+    path: "/repos/:owner/:repo/pulls/:index",
+    operationId: "repoEditPullRequest",
+    tag: "repository",
+    summary: "Update a pull request. If using deadline only the date will be taken into account, and time of day ignored.",
+    access: { scope: "repository", signIn: false },
+    params: PullParams,
+    body: EditPullRequestOption,
+    responses: { 201: PullRequest },
+    handler: async (ctx) => {
+      const rc = repoFromPath(ctx.env, ctx.principal, ctx.url, ctx.params);
+      requireToken(ctx.principal);
+      requireNotArchived(rc);
+      const pc = pullFromPath(ctx.env, rc, ctx.params.index);
+      const b = ctx.body;
+      let deadlineUnix: number | undefined;
+      let unsetDueDate = b.unset_due_date ?? undefined;
+      if (b.due_date && !unsetDueDate) {
+        deadlineUnix = endOfDay(b.due_date);
+        if (deadlineUnix === 0) unsetDueDate = true;
+      }
+      const pull = await editPull(ctx.env, ctx.principal.user, pc, {
+        title: b.title ?? undefined,
+        body: b.body ?? undefined,
+        base: b.base ?? undefined,
+        assignee: b.assignee ?? undefined,
+        assignees: b.assignees ?? undefined,
+        milestone: b.milestone ?? undefined,
+        labels: b.labels ?? undefined,
+        state: b.state ?? undefined,
+        deadlineUnix,
+        unsetDueDate,
+        allowMaintainerEdit: b.allow_maintainer_edit ?? undefined,
+      });
+      const issue = pullFromPath(ctx.env, rc, ctx.params.index).issue;
+      // Gitea answers an edit with 201.
+      return reply.created(await pullJson(ctx.env, rc, ctx.principal, pull, issue));
+    },
+  }),
+  ...pullChangeOperations,
+];
+
+

@@ -1,3 +1,104 @@
-import type { AnyOperation } from "../../../route.ts";
+import * as v from "valibot";
+import { operation, reply, type AnyOperation } from "../../../route.ts";
+import { PageQuery } from "../../../schemas/common.ts";
+import { CombinedStatus, CommitStatus, CreateStatusOption, RefParams, ShaParams, StatusListQuery } from "../../../schemas/status.ts";
+import {
+  combinedStatusOfRef,
+  createCommitStatus,
+  listStatusesOfRef,
+  listStatusesOfSha,
+  statusCreators,
+} from "../../../../services/status/statuses.ts";
+import { combinedState } from "../../../../services/status/combine.ts";
+import { repoTopics, type RepoContext } from "../../../../services/repo/lookup.ts";
+import type { CommitStatusRow } from "../../../../db/schema/index.ts";
+import type { Env } from "../../../../services/env.ts";
+import { Forbidden } from "../../../../lib/errors.ts";
+import { toAPICombinedStatus, toAPICommitStatus } from "../../../../convert/status.ts";
+import { codeRepo } from "./context.ts";
+import { requireToken } from "./collaborators.ts";
 
-export const statusOperations: AnyOperation[] = [];
+function statusJson(env: Env, rc: RepoContext, rows: CommitStatusRow[]) {
+  const creators = statusCreators(env, rows);
+  const view = { ...rc, topics: repoTopics(env, rc.repo.id) };
+  return rows.map((r) => toAPICommitStatus(env.settings, view, r, creators.get(r.creatorId)));
+}
+
+export const statusOperations: AnyOperation[] = [
+  operation({
+    method: "POST",
+    path: "/repos/:owner/:repo/statuses/:sha",
+    operationId: "repoCreateStatus",
+    tag: "repository",
+    summary: "Create a commit status",
+    access: { scope: "repository", signIn: false },
+    params: ShaParams,
+    body: CreateStatusOption,
+    responses: { 201: CommitStatus },
+    handler: async ({ env, principal, params, url, body }) => {
+      const rc = codeRepo(env, principal, url, params);
+      // Gitea's reqToken then reqRepoWriter(Code); statuses may still be posted to an archived repository.
+      requireToken(principal);
+      if (!rc.perm.canWrite("code")) throw new Forbidden("user should have a permission to write to a repo");
+      const row = await createCommitStatus(env, rc, principal.user, params.sha, {
+        state: body.state,
+        targetUrl: body.target_url ?? undefined,
+        description: body.description ?? undefined,
+        context: body.context ?? undefined,
+      });
+      return reply.created(statusJson(env, rc, [row])[0]);
+    },
+  }),
+  operation({
+    method: "GET",
+    path: "/repos/:owner/:repo/statuses/:sha",
+    operationId: "repoListStatuses",
+    tag: "repository",
+    summary: "Get a commit's statuses",
+    access: { scope: "repository", signIn: false },
+    params: ShaParams,
+    query: StatusListQuery,
+    responses: { 200: v.array(CommitStatus) },
+    handler: async ({ env, principal, params, url, query, page, list }) => {
+      const rc = codeRepo(env, principal, url, params);
+      const p = page();
+      const { rows, total } = await listStatusesOfSha(env, rc, params.sha, query, p);
+      return list(statusJson(env, rc, rows), total, p);
+    },
+  }),
+  operation({
+    method: "GET",
+    path: "/repos/:owner/:repo/commits/:ref/statuses",
+    operationId: "repoListStatusesByRef",
+    tag: "repository",
+    summary: "Get a commit's statuses, by branch/tag/commit reference",
+    access: { scope: "repository", signIn: false },
+    params: RefParams,
+    query: StatusListQuery,
+    responses: { 200: v.array(CommitStatus) },
+    handler: async ({ env, principal, params, url, query, page, list }) => {
+      const rc = codeRepo(env, principal, url, params);
+      const p = page();
+      const { rows, total } = await listStatusesOfRef(env, rc, params.ref, query, p);
+      return list(statusJson(env, rc, rows), total, p);
+    },
+  }),
+  operation({
+    method: "GET",
+    path: "/repos/:owner/:repo/commits/:ref/status",
+    operationId: "repoGetCombinedStatusByRef",
+    tag: "repository",
+    summary: "Get a commit's combined status, by branch/tag/commit reference",
+    access: { scope: "repository", signIn: false },
+    params: RefParams,
+    query: PageQuery,
+    responses: { 200: CombinedStatus },
+    handler: async ({ env, principal, params, url, page }) => {
+      const rc = codeRepo(env, principal, url, params);
+      const { sha, rows, total } = await combinedStatusOfRef(env, rc, params.ref, page());
+      const view = { ...rc, topics: repoTopics(env, rc.repo.id) };
+      const json = toAPICombinedStatus(env.settings, view, sha, combinedState(rows), rows, statusCreators(env, rows));
+      return reply.ok(json, { "X-Total-Count": String(total), "Access-Control-Expose-Headers": "X-Total-Count" });
+    },
+  }),
+];

@@ -1,0 +1,186 @@
+import { and, asc, count, desc, eq, inArray, ne, or, sql, type SQL } from "drizzle-orm";
+import type { Tx } from "../db/client.ts";
+import {
+  issueLabels,
+  issues,
+  pullRequests,
+  type IssueRow,
+  type NewPullRequestRow,
+  type PullRequestRow,
+} from "../db/schema/index.ts";
+
+/** Pull requests (Gitea's pull_request table), each the companion of an issue row with is_pull. */
+
+export function insertPull(tx: Tx, row: NewPullRequestRow): PullRequestRow {
+  return tx.insert(pullRequests).values(row).returning().get();
+}
+
+export function updatePull(tx: Tx, id: number, patch: Partial<NewPullRequestRow>): PullRequestRow | undefined {
+  return tx.update(pullRequests).set(patch).where(eq(pullRequests.id, id)).returning().get();
+}
+
+/** Gitea's UpdateColsIfNotMerged: a background check must not overwrite a request merged meanwhile. */
+export function updatePullIfUnmerged(tx: Tx, id: number, patch: Partial<NewPullRequestRow>): PullRequestRow | undefined {
+  return tx
+    .update(pullRequests)
+    .set(patch)
+    .where(and(eq(pullRequests.id, id), eq(pullRequests.hasMerged, false)))
+    .returning()
+    .get();
+}
+
+export function getPullById(tx: Tx, id: number): PullRequestRow | undefined {
+  return tx.select().from(pullRequests).where(eq(pullRequests.id, id)).get();
+}
+
+export function getPullByIssueId(tx: Tx, issueId: number): PullRequestRow | undefined {
+  return tx.select().from(pullRequests).where(eq(pullRequests.issueId, issueId)).get();
+}
+
+/** The pull request `{index}` of a base repository. */
+export function getPullByIndex(tx: Tx, baseRepoId: number, index: number): PullRequestRow | undefined {
+  return tx
+    .select()
+    .from(pullRequests)
+    .where(and(eq(pullRequests.baseRepoId, baseRepoId), eq(pullRequests.index, index)))
+    .get();
+}
+
+export function pullsByIssueIds(tx: Tx, issueIds: number[]): Map<number, PullRequestRow> {
+  if (issueIds.length === 0) return new Map();
+  const rows = tx.select().from(pullRequests).where(inArray(pullRequests.issueId, issueIds)).all();
+  return new Map(rows.map((p) => [p.issueId, p]));
+}
+
+/** The newest request from `headRepoId:headBranch` into `baseRepoId:baseBranch`, in any state. */
+export function latestPullByBaseHead(
+  tx: Tx,
+  baseRepoId: number,
+  baseBranch: string,
+  headRepoId: number,
+  headBranch: string,
+): PullWithIssue | undefined {
+  return tx
+    .select({ pull: pullRequests, issue: issues })
+    .from(pullRequests)
+    .innerJoin(issues, eq(issues.id, pullRequests.issueId))
+    .where(
+      and(
+        eq(pullRequests.baseRepoId, baseRepoId),
+        eq(pullRequests.baseBranch, baseBranch),
+        eq(pullRequests.headRepoId, headRepoId),
+        eq(pullRequests.headBranch, headBranch),
+      ),
+    )
+    .orderBy(desc(pullRequests.id))
+    .get();
+}
+
+/** A pull request with its issue row. */
+export interface PullWithIssue {
+  pull: PullRequestRow;
+  issue: IssueRow;
+}
+
+const openUnmerged = and(eq(issues.isClosed, false), eq(pullRequests.hasMerged, false));
+
+/**
+ * Gitea's GetUnmergedPullRequest: the open, unmerged request from `headRepoId:headBranch` into
+ * `baseRepoId:baseBranch` (GitHub-style flow), if any; `exceptId` leaves one request out.
+ */
+export function findOpenPull(
+  tx: Tx,
+  q: { headRepoId: number; headBranch: string; baseRepoId: number; baseBranch: string; exceptId?: number },
+): PullRequestRow | undefined {
+  const conds: (SQL | undefined)[] = [
+    eq(pullRequests.headRepoId, q.headRepoId),
+    eq(pullRequests.headBranch, q.headBranch),
+    eq(pullRequests.baseRepoId, q.baseRepoId),
+    eq(pullRequests.baseBranch, q.baseBranch),
+    eq(pullRequests.flow, 0),
+    openUnmerged,
+  ];
+  if (q.exceptId !== undefined) conds.push(ne(pullRequests.id, q.exceptId));
+  return tx
+    .select({ pull: pullRequests })
+    .from(pullRequests)
+    .innerJoin(issues, eq(issues.id, pullRequests.issueId))
+    .where(and(...conds))
+    .get()?.pull;
+}
+
+/**
+ * Open, unmerged requests touched by a push of `branch` in `repoId`: those whose head is that
+ * branch, and those whose base is it.
+ */
+export function openPullsOnBranch(tx: Tx, repoId: number, branch: string): { asHead: PullWithIssue[]; asBase: PullWithIssue[] } {
+  const rows = tx
+    .select({ pull: pullRequests, issue: issues })
+    .from(pullRequests)
+    .innerJoin(issues, eq(issues.id, pullRequests.issueId))
+    .where(
+      and(
+        openUnmerged,
+        or(
+          and(eq(pullRequests.headRepoId, repoId), eq(pullRequests.headBranch, branch)),
+          and(eq(pullRequests.baseRepoId, repoId), eq(pullRequests.baseBranch, branch)),
+        ),
+      ),
+    )
+    .orderBy(asc(pullRequests.id))
+    .all();
+  return {
+    asHead: rows.filter((r) => r.pull.headRepoId === repoId && r.pull.headBranch === branch),
+    asBase: rows.filter((r) => r.pull.baseRepoId === repoId && r.pull.baseBranch === branch),
+  };
+}
+
+export type PullSort = "oldest" | "recentupdate" | "leastupdate" | "mostcomment" | "leastcomment" | "priority" | "newest";
+
+/** Gitea's applySorts for the sorts the pull list accepts; anything else is newest first. */
+const ORDER: Record<PullSort, SQL[]> = {
+  newest: [desc(issues.createdUnix), desc(issues.id)],
+  oldest: [asc(issues.createdUnix), asc(issues.id)],
+  recentupdate: [desc(issues.updatedUnix), desc(issues.createdUnix), desc(issues.id)],
+  leastupdate: [asc(issues.updatedUnix), asc(issues.createdUnix), asc(issues.id)],
+  mostcomment: [desc(issues.numComments), desc(issues.createdUnix), desc(issues.id)],
+  leastcomment: [asc(issues.numComments), desc(issues.createdUnix), desc(issues.id)],
+  priority: [desc(issues.priority), desc(issues.createdUnix), desc(issues.id)],
+};
+
+export interface PullListFilter {
+  baseRepoId: number;
+  isClosed?: boolean;
+  /** Any of these labels. */
+  labelIds?: number[];
+  milestoneId?: number;
+  posterId?: number;
+  baseBranch?: string;
+  sort: PullSort;
+  offset: number;
+  limit: number;
+}
+
+/** Gitea's PullRequests: a base repository's requests with their issues, filtered and sorted. */
+export function listPulls(tx: Tx, f: PullListFilter): { rows: PullWithIssue[]; total: number } {
+  const conds: (SQL | undefined)[] = [eq(pullRequests.baseRepoId, f.baseRepoId)];
+  if (f.isClosed !== undefined) conds.push(eq(issues.isClosed, f.isClosed));
+  if (f.labelIds?.length) {
+    conds.push(inArray(issues.id, sql`(SELECT ${issueLabels.issueId} FROM ${issueLabels} WHERE ${inArray(issueLabels.labelId, f.labelIds)})`));
+  }
+  if (f.milestoneId) conds.push(eq(issues.milestoneId, f.milestoneId));
+  if (f.posterId) conds.push(eq(issues.posterId, f.posterId));
+  if (f.baseBranch) conds.push(eq(pullRequests.baseBranch, f.baseBranch));
+  const where = and(...conds);
+  const rows = tx
+    .select({ pull: pullRequests, issue: issues })
+    .from(pullRequests)
+    .innerJoin(issues, eq(issues.id, pullRequests.issueId))
+    .where(where)
+    .orderBy(...ORDER[f.sort])
+    .limit(f.limit)
+    .offset(f.offset)
+    .all();
+  const total = tx.select({ n: count() }).from(pullRequests).innerJoin(issues, eq(issues.id, pullRequests.issueId)).where(where).get()!.n;
+  return { rows, total };
+}

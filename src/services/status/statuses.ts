@@ -1,0 +1,96 @@
+import { createHash } from "node:crypto";
+import type { Env } from "../env.ts";
+import type { CommitStatusRow, UserRow } from "../../db/schema/index.ts";
+import { writeTx } from "../../db/client.ts";
+import * as statusModel from "../../models/commit-status.ts";
+import * as users from "../../models/user.ts";
+import { nowUnix } from "../../lib/time.ts";
+import type { RepoContext } from "../repo/lookup.ts";
+import { commitOfRef, commitOfStatusInput, shaForStatusList } from "./resolve.ts";
+import { emitCommitStatus } from "./events.ts";
+
+export interface CreateStatusInput {
+  state: string;
+  targetUrl?: string;
+  description?: string;
+  context?: string;
+}
+
+/** Gitea's hashCommitStatusContext: statuses are grouped per context by this hash. */
+export const contextHash = (context: string): string => createHash("sha1").update(context).digest("hex");
+
+/**
+ * Gitea's CreateCommitStatus: resolves the input to the full commit id, stores the status with
+ * the next index of that commit (text fields trimmed), then tells the status listeners.
+ */
+export async function createCommitStatus(env: Env, rc: RepoContext, doer: UserRow, input: string, opts: CreateStatusInput): Promise<CommitStatusRow> {
+  const sha = await commitOfStatusInput(env, rc, input);
+  // An empty context is GitHub's and Gitea's clients' "default" context.
+  const context = (opts.context ?? "").trim() || "default";
+  const now = nowUnix();
+  const row = writeTx(env.db, (tx) =>
+    statusModel.insertCommitStatus(tx, {
+      repoId: rc.repo.id,
+      state: opts.state,
+      sha,
+      targetUrl: (opts.targetUrl ?? "").trim(),
+      description: (opts.description ?? "").trim(),
+      context,
+      contextHash: contextHash(context),
+      creatorId: doer.id,
+      createdUnix: now,
+      updatedUnix: now,
+    }),
+  );
+  emitCommitStatus({ env, repoId: rc.repo.id, sha, status: row });
+  return row;
+}
+
+export interface StatusListQuery {
+  sort?: string;
+  state?: string;
+}
+
+const SORTS = new Set(["oldest", "recentupdate", "leastupdate", "leastindex", "highestindex"]);
+/** Gitea filters by these states only; any other value (skipped included) lists every status. */
+const FILTER_STATES = new Set(["pending", "success", "error", "failure", "warning"]);
+
+function listOf(env: Env, rc: RepoContext, sha: string, q: StatusListQuery, page: { limit: number; offset: number }) {
+  const sort = (q.sort ?? "").trim();
+  const state = (q.state ?? "").trim();
+  return statusModel.listCommitStatuses(
+    env.db,
+    rc.repo.id,
+    sha,
+    { sort: (SORTS.has(sort) ? sort : "") as statusModel.StatusSort, state: FILTER_STATES.has(state) ? state : undefined },
+    page,
+  );
+}
+
+/** `GET /statuses/{sha}`. */
+export async function listStatusesOfSha(env: Env, rc: RepoContext, input: string, q: StatusListQuery, page: { limit: number; offset: number }) {
+  return listOf(env, rc, await shaForStatusList(env, rc, input), q, page);
+}
+
+/** `GET /commits/{ref}/statuses`: 404 for a ref that names no commit. */
+export async function listStatusesOfRef(env: Env, rc: RepoContext, ref: string, q: StatusListQuery, page: { limit: number; offset: number }) {
+  return listOf(env, rc, await commitOfRef(env, rc, ref), q, page);
+}
+
+/** `GET /commits/{ref}/status`: the commit, its latest status per context (paged) and the context count. */
+export async function combinedStatusOfRef(env: Env, rc: RepoContext, ref: string, page: { limit: number; offset: number }) {
+  const sha = await commitOfRef(env, rc, ref);
+  const rows = statusModel.latestCommitStatuses(env.db, rc.repo.id, sha, page);
+  const total = statusModel.countLatestCommitStatuses(env.db, rc.repo.id, sha);
+  return { sha, rows, total };
+}
+
+/** The users who created these statuses, by id, for the JSON's `creator`. */
+export function statusCreators(env: Env, rows: CommitStatusRow[]): Map<number, UserRow> {
+  const out = new Map<number, UserRow>();
+  for (const id of new Set(rows.map((r) => r.creatorId))) {
+    const u = id > 0 ? users.getUserById(env.db, id) : undefined;
+    if (u) out.set(id, u);
+  }
+  return out;
+}
