@@ -18,19 +18,20 @@ export async function readRef(gitDir: string, ref: string): Promise<string | und
 
 /** Points `ref` at `sha` whatever it held before (the head of a pull request follows its branch, force pushes included). */
 export async function setRef(gitDir: string, ref: string, sha: string): Promise<void> {
-  if (!/^refs\/pull\/\d+\/head$/.test(ref) || !isObjectId(sha)) throw new GitError(["update-ref"], 128, `refusing to set ${ref}`);
+  if (!/^refs\/(?:pull\/\d+\/head|hearth\/update\/\d+\/base)$/.test(ref) || !isObjectId(sha)) throw new GitError(["update-ref"], 128, `refusing to set ${ref}`);
   const r = await runGit(["update-ref", "--stdin"], { gitDir, input: `update ${ref} ${sha}\n` });
   if (r.code !== 0) throw new GitError(["update-ref"], r.code, r.stderr);
 }
 
 /**
- * Copies branch `branch` of another repository on this disk (a fork's) into `ref` of `gitDir`,
+ * Copies branch `branch` of another repository on this disk (a fork's) into `ref` of `gitDir` (a
+ * pull request's head, or the scratch ref a branch update merges from),
  * objects included: `git fetch` from the other repository's path, forced, without tags. Returns
  * the commit fetched. The branch name comes from the branch table, so it is a valid ref name (no
  * `:` or leading `-`).
  */
 export async function fetchBranchInto(gitDir: string, fromGitDir: string, branch: string, ref: string): Promise<string> {
-  if (!/^refs\/pull\/\d+\/head$/.test(ref) || branch.startsWith("-") || branch.includes(":")) {
+  if (!/^refs\/(?:pull\/\d+\/head|hearth\/update\/\d+\/base)$/.test(ref) || branch.startsWith("-") || branch.includes(":")) {
     throw new GitError(["fetch"], 128, `refusing to fetch ${branch} into ${ref}`);
   }
   const args = ["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--end-of-options", fromGitDir, `+refs/heads/${branch}:${ref}`];

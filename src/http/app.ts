@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { startAutoMerge } from "../services/pull/automerge.ts";
 import type { Env } from "../services/env.ts";
 import { FailureLimiter } from "../auth/ratelimit.ts";
 import { apiOperations } from "./api/v1/index.ts";
@@ -20,6 +21,7 @@ import { serveAttachment } from "./attachment-download.ts";
  * assets. Unknown /api paths answer Gitea's JSON 404.
  */
 export function createApp(env: Env) {
+  startAutoMerge();
   const limiter = new FailureLimiter(
     env.settings.security.loginRateLimit,
     env.settings.security.loginRateWindowSeconds * 1000,

@@ -3,6 +3,7 @@
  * with one commit (no worktree, compare-and-swap on the branch) and opening blobs for raw download.
  */
 import type { Env } from "../env.ts";
+import { gitIdentityOf } from "../user/git-identity.ts";
 import { Visibility, type UserRow } from "../../db/schema/index.ts";
 import { writeTx } from "../../db/client.ts";
 import * as repos from "../../models/repo.ts";
@@ -233,10 +234,7 @@ interface SigIdentity {
 
 /** Gitea's GetAuthorAndCommitterUsers: one given is used for both; neither means the doer. */
 function identities(env: Env, doer: UserRow, author?: Identity, committer?: Identity): { author: SigIdentity; committer: SigIdentity } {
-  const doerSig: SigIdentity = {
-    name: doer.fullName || doer.name,
-    email: doer.keepEmailPrivate ? `${doer.lowerName}@${env.settings.service.noReplyAddress}` : doer.email,
-  };
+  const doerSig: SigIdentity = gitIdentityOf(env, doer);
   const resolve = (i?: Identity): SigIdentity | undefined => {
     if (!i?.email) return undefined;
     if (doer.email && i.email.toLowerCase() === doer.email.toLowerCase()) return { name: i.name || doerSig.name, email: doerSig.email };

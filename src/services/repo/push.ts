@@ -13,6 +13,7 @@ import { scheduleHousekeeping } from "./housekeeping.ts";
 import { checkProtectedRefs } from "../protection/push-check.ts";
 import type { QuarantineEnv } from "../../git/push-inspect.ts";
 import { syncPullsAfterPush } from "../pull/push-sync.ts";
+import { releasesAfterPush } from "../release/tag-sync.ts";
 
 export interface RefUpdate {
   old: string;
@@ -105,6 +106,7 @@ export async function processPush(env: Env, repoId: number, pusherId: number, up
   });
   if (newDefault) await setHead(gitDir, newDefault);
   syncPullsAfterPush(env, repo.id, pusherId, updates);
+  await releasesAfterPush(env, repo.id, gitDir, updates);
   scheduleHousekeeping(env, gitDir);
   return [];
 }

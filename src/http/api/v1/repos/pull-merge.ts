@@ -1,3 +1,116 @@
-import type { AnyOperation } from "../../../route.ts";
+import * as v from "valibot";
+import { operation, reply, Reply, type AnyOperation } from "../../../route.ts";
+import { named } from "../../../schemas/registry.ts";
+import { PullParams } from "../../../schemas/pull.ts";
+import { pullFromPath } from "../../../../services/pull/lookup.ts";
+import { mergePullRequest } from "../../../../services/pull/merge-request.ts";
+import { cancelAutoMerge } from "../../../../services/pull/automerge.ts";
+import { updatePullBranch } from "../../../../services/pull/update.ts";
+import { MERGE_STYLES } from "../../../../services/pull/merge-styles.ts";
+import { NotFound } from "../../../../lib/errors.ts";
+import { repoFromPath } from "./context.ts";
+import { requireToken } from "./collaborators.ts";
+import { requireNotArchived } from "../issues/issues.ts";
 
-export const pullMergeOperations: AnyOperation[] = [];
+const MergePullRequestOption = named(
+  "MergePullRequestOption",
+  v.object({
+    Do: v.picklist(MERGE_STYLES),
+    MergeCommitID: v.optional(v.nullable(v.string())),
+    MergeMessageField: v.optional(v.nullable(v.string())),
+    MergeTitleField: v.optional(v.nullable(v.string())),
+    delete_branch_after_merge: v.optional(v.nullable(v.boolean())),
+    force_merge: v.optional(v.nullable(v.boolean())),
+    head_commit_id: v.optional(v.nullable(v.string())),
+    merge_when_checks_succeed: v.optional(v.nullable(v.boolean())),
+  }),
+);
+
+const UpdateQuery = v.object({ style: v.optional(v.picklist(["merge", "rebase"])) });
+
+export const pullMergeOperations: AnyOperation[] = [
+  operation({
+    method: "GET",
+    path: "/repos/:owner/:repo/pulls/:index/merge",
+    operationId: "repoPullRequestIsMerged",
+    tag: "repository",
+    summary: "Check if a pull request has been merged",
+    access: { scope: "repository", signIn: false },
+    params: PullParams,
+    responses: { 204: null, 404: null },
+    handler: (ctx) => {
+      const rc = repoFromPath(ctx.env, ctx.principal, ctx.url, ctx.params);
+      const pc = pullFromPath(ctx.env, rc, ctx.params.index);
+      if (!pc.pull.hasMerged) throw new NotFound();
+      return reply.noContent();
+    },
+  }),
+  operation({
+    method: "POST",
+    path: "/repos/:owner/:repo/pulls/:index/merge",
+    operationId: "repoMergePullRequest",
+    tag: "repository",
+    summary: "Merge a pull request",
+    access: { scope: "repository", signIn: false },
+    params: PullParams,
+    body: MergePullRequestOption,
+    responses: { 200: null, 201: null, 404: null, 405: null, 409: null, 423: null },
+    handler: async (ctx) => {
+      requireToken(ctx.principal);
+      const doer = ctx.principal.user;
+      const rc = repoFromPath(ctx.env, ctx.principal, ctx.url, ctx.params);
+      requireNotArchived(rc);
+      const pc = pullFromPath(ctx.env, rc, ctx.params.index);
+      const b = ctx.body;
+      const outcome = await mergePullRequest(ctx.env, doer, pc, {
+        style: b.Do,
+        title: b.MergeTitleField ?? undefined,
+        message: b.MergeMessageField ?? undefined,
+        mergeCommitId: b.MergeCommitID ?? undefined,
+        headCommitId: b.head_commit_id ?? undefined,
+        forceMerge: b.force_merge ?? false,
+        deleteBranchAfterMerge: b.delete_branch_after_merge ?? undefined,
+        mergeWhenChecksSucceed: b.merge_when_checks_succeed ?? false,
+      });
+      // Gitea: 201 when the merge was scheduled for when the checks pass, 200 when done.
+      return new Reply(outcome === "scheduled" ? 201 : 200);
+    },
+  }),
+  operation({
+    method: "DELETE",
+    path: "/repos/:owner/:repo/pulls/:index/merge",
+    operationId: "repoCancelScheduledAutoMerge",
+    tag: "repository",
+    summary: "Cancel the scheduled auto merge for the given pull request",
+    access: { scope: "repository", signIn: false },
+    params: PullParams,
+    responses: { 204: null, 403: null, 404: null, 423: null },
+    handler: (ctx) => {
+      requireToken(ctx.principal);
+      const doer = ctx.principal.user;
+      const rc = repoFromPath(ctx.env, ctx.principal, ctx.url, ctx.params);
+      requireNotArchived(rc);
+      cancelAutoMerge(ctx.env, doer, pullFromPath(ctx.env, rc, ctx.params.index));
+      return reply.noContent();
+    },
+  }),
+  operation({
+    method: "POST",
+    path: "/repos/:owner/:repo/pulls/:index/update",
+    operationId: "repoUpdatePullRequest",
+    tag: "repository",
+    summary: "Merge PR's baseBranch into headBranch",
+    access: { scope: "repository", signIn: false },
+    params: PullParams,
+    query: UpdateQuery,
+    responses: { 200: null, 403: null, 404: null, 409: null, 422: null },
+    handler: async (ctx) => {
+      requireToken(ctx.principal);
+      const doer = ctx.principal.user;
+      const rc = repoFromPath(ctx.env, ctx.principal, ctx.url, ctx.params);
+      requireNotArchived(rc);
+      await updatePullBranch(ctx.env, doer, pullFromPath(ctx.env, rc, ctx.params.index), ctx.query.style ?? "merge");
+      return new Reply(200);
+    },
+  }),
+];

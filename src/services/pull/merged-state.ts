@@ -1,0 +1,67 @@
+/**
+ * What the database records when a pull request is merged: the request (merged, by whom, which
+ * commit), its issue closed with Gitea's "merged" timeline entry, and the issues its text closes
+ * or reopens (Gitea's handleCloseCrossReferences, same repository only).
+ */
+import type { Tx } from "../../db/client.ts";
+import { CommentType, PullStatus, type IssueRow, type PullRequestRow, type UserRow } from "../../db/schema/index.ts";
+import * as issues from "../../models/issue.ts";
+import * as pulls from "../../models/pull.ts";
+import { recountMilestone } from "../../models/milestone.ts";
+import { labelIdsOfIssue, recountLabels } from "../../models/label.ts";
+import { findIssueRefs } from "../../lib/issue-refs.ts";
+import { nowUnix } from "../../lib/time.ts";
+import { recordEvent } from "../issue/events.ts";
+
+/** Opens or closes an issue with its timeline entry and every count that depends on it. */
+function changeState(tx: Tx, issue: IssueRow, doer: Pick<UserRow, "id">, closed: boolean, eventType: number, commitSha = ""): IssueRow {
+  if (issue.isClosed === closed) return issue;
+  const now = nowUnix();
+  const updated = issues.updateIssue(tx, issue.id, { isClosed: closed, closedUnix: closed ? now : 0, updatedUnix: now })!;
+  recordEvent(tx, issue, doer, eventType, commitSha ? { commitSha } : {});
+  issues.recountRepoIssues(tx, issue.repoId);
+  recountMilestone(tx, issue.milestoneId);
+  recountLabels(tx, labelIdsOfIssue(tx, issue.id));
+  return updated;
+}
+
+export interface MergeRecord {
+  mergedCommitId: string;
+  mergerId: number;
+  mergedUnix: number;
+  /** Set for a request marked as merged by hand (Gitea's ManuallyMerged status). */
+  manually?: boolean;
+}
+
+/**
+ * Marks the request merged, unless something merged it first (then undefined: the caller lost the
+ * race and must not report success twice). Closes its issue as "merged".
+ */
+export function recordMerged(tx: Tx, pull: PullRequestRow, issue: IssueRow, doer: UserRow, m: MergeRecord): PullRequestRow | undefined {
+  const patch: Partial<PullRequestRow> = { hasMerged: true, mergedCommitId: m.mergedCommitId, mergerId: m.mergerId, mergedUnix: m.mergedUnix };
+  if (m.manually) patch.status = PullStatus.ManuallyMerged;
+  const merged = pulls.updatePullIfUnmerged(tx, pull.id, patch);
+  if (!merged) return undefined;
+  changeState(tx, issue, doer, true, CommentType.MergePull);
+  return merged;
+}
+
+/**
+ * The issues of the same repository the request's title and description close (`fixes #3`) or
+ * reopen, changed by the merger; an issue with open dependencies stays open, as Gitea allows.
+ * Returns the issues that changed.
+ */
+export function applyClosingReferences(tx: Tx, pullIssue: IssueRow, repo: { id: number; ownerName: string; name: string }, doer: UserRow, commitSha: string): IssueRow[] {
+  const changed: IssueRow[] = [];
+  for (const ref of findIssueRefs(`${pullIssue.title}\n${pullIssue.content}`)) {
+    if (ref.action === "none" || ref.index === pullIssue.index) continue;
+    if (ref.owner && (ref.owner.toLowerCase() !== repo.ownerName.toLowerCase() || ref.repo!.toLowerCase() !== repo.name.toLowerCase())) continue;
+    const target = issues.getIssueByIndex(tx, repo.id, ref.index);
+    if (!target) continue;
+    const close = ref.action === "closes";
+    if (target.isClosed === close) continue;
+    if (close && issues.countOpenDependencies(tx, target.id) > 0) continue;
+    changed.push(changeState(tx, target, doer, close, close ? CommentType.Close : CommentType.Reopen, commitSha));
+  }
+  return changed;
+}
