@@ -26,6 +26,8 @@ export interface CommitFilesInput {
   message: string;
   author: Signature;
   committer: Signature;
+  /** Runs once the commit exists and before the branch moves; throwing leaves the branch where it was. */
+  beforeMove?: (commit: string) => Promise<void>;
 }
 
 export class RefMovedError extends Error {
@@ -74,6 +76,7 @@ export async function commitFiles(repoPath: string, input: CommitFilesInput): Pr
         env: { ...sigEnv("AUTHOR", input.author), ...sigEnv("COMMITTER", input.committer) },
       })
     ).trim();
+    await input.beforeMove?.(commit);
     const ref = `refs/heads/${input.branch}`;
     // A first commit must create the ref: `create` asserts it does not exist in any object format
     // (a SHA-1 zero id is refused as the old value in a SHA-256 repository).

@@ -225,6 +225,18 @@ describe("rule matching and the Branch JSON", () => {
     await t.ok("PUT", api("/branches/main"), bobToken, { new_commit_id: next }, 204);
   });
 
+  test("file changes through the contents API pass the same protection, and a refusal moves nothing", async () => {
+    const before = (await t.ok("GET", api("/branches/main"), aliceToken)).commit.id;
+    const refused = await t.json("POST", api("/contents/blocked.txt"), { token: aliceToken, body: { content: btoa("x\n"), message: "x" } });
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe("Not allowed to push to protected branch main");
+    expect((await t.ok("GET", api("/branches/main"), aliceToken)).commit.id).toBe(before);
+    expect((await t.json("GET", api("/contents/blocked.txt"), { token: aliceToken })).status).toBe(404);
+    // bob is on the whitelist; and anyone may still commit to a new, unprotected branch.
+    await t.ok("POST", api("/contents/allowed.txt"), bobToken, { content: btoa("y\n"), message: "y" }, 201);
+    await t.ok("POST", api("/contents/side.txt"), aliceToken, { content: btoa("z\n"), message: "z", new_branch: "side-branch" }, 201);
+  });
+
   test("deleting a rule unprotects the branch", async () => {
     await t.ok("DELETE", api("/branch_protections/develop"), aliceToken, undefined, 204);
     expect((await t.ok("GET", api("/branches/develop"), aliceToken)).protected).toBe(false);

@@ -4,6 +4,7 @@
  */
 import type { Env } from "../env.ts";
 import { gitIdentityOf } from "../user/git-identity.ts";
+import { checkProtectedRefs } from "../protection/push-check.ts";
 import { Visibility, type UserRow } from "../../db/schema/index.ts";
 import { writeTx } from "../../db/client.ts";
 import * as repos from "../../models/repo.ts";
@@ -422,7 +423,13 @@ async function changeFilesOnce(env: Env, rc: RepoContext, doer: UserRow, input: 
   const committer = { ...who.committer, unix: input.dates?.committer ?? now };
   const trimmed = (input.message ?? "").trim() || defaultCommitMessage(input.files);
   const message = `${trimmed}\n${input.signoff ? `\nSigned-off-by: ${committer.name} <${committer.email}>\n` : ""}`;
-  const spec = { branch: newBranch, parent, writes, deletes, message, author, committer };
+  // The commit passes the branch protection a push of it would meet (Gitea pushes it through its hooks).
+  const beforeMove = async (commit: string) => {
+    const update = { old: (newBranch === oldBranch ? parent : newHead?.oid) ?? zero, new: commit, ref: `refs/heads/${newBranch}` };
+    const refusal = await checkProtectedRefs(env, { repo, owner: rc.owner, pusher: doer }, [update]);
+    if (refusal) throw new Forbidden(refusal);
+  };
+  const spec = { branch: newBranch, parent, writes, deletes, message, author, committer, beforeMove };
 
   const ref = `refs/heads/${newBranch}`;
   let commit: string;
