@@ -1,5 +1,7 @@
 import { git, runGit, GitError } from "./exec.ts";
 import { readCommit, EMPTY_TREE_SHA1, type Commit } from "./objects.ts";
+import { isAncestor } from "./reflist.ts";
+import { treeOf as maybeTreeOf } from "./merge-check.ts";
 
 /**
  * Merging without a working tree: every merge, squash and rebase hearth performs is computed
@@ -41,10 +43,13 @@ export interface TreeMerge {
 
 /**
  * Three-way merge of two commits' trees at their merge base (git >= 2.38). Throws
- * UnrelatedHistoriesError when they share no history, as `git merge` would.
+ * UnrelatedHistoriesError when they share no history, as `git merge` would, unless
+ * `allowUnrelated` (then they merge against the empty tree: a mergeability check reports
+ * conflicts rather than failing).
  */
-export async function mergeTrees(gitDir: string, ours: string, theirs: string): Promise<TreeMerge> {
-  const r = await runGit(["merge-tree", "--write-tree", "--name-only", "--no-messages", "-z", ours, theirs], { gitDir });
+export async function mergeTrees(gitDir: string, ours: string, theirs: string, opts: { allowUnrelated?: boolean } = {}): Promise<TreeMerge> {
+  const args = ["merge-tree", "--write-tree", "--name-only", "--no-messages", "-z", ...(opts.allowUnrelated ? ["--allow-unrelated-histories"] : []), ours, theirs];
+  const r = await runGit(args, { gitDir });
   if (r.code === 0 || r.code === 1) {
     const parts = r.stdout.toString("utf8").split("\0");
     const tree = parts[0]!.trim();
@@ -106,13 +111,6 @@ async function recommit(gitDir: string, original: Commit, tree: string, parent: 
   return (await git(["commit-tree", tree, "-p", parent], { gitDir, input, env })).trim();
 }
 
-export async function isAncestor(gitDir: string, ancestor: string, descendant: string): Promise<boolean> {
-  const r = await runGit(["merge-base", "--is-ancestor", ancestor, descendant], { gitDir });
-  if (r.code === 0) return true;
-  if (r.code === 1) return false;
-  throw new GitError(["merge-base"], r.code, r.stderr);
-}
-
 /**
  * The commits a rebase of `head` onto `upstream` replays, oldest first: those not reachable from
  * upstream, merges left out and patches upstream already has skipped — `git rebase`'s choice.
@@ -133,10 +131,6 @@ async function pickTree(gitDir: string, commit: Commit, ontoTree: string, parent
   const base = await frame(parentTree, []);
   const [ours, theirs] = await Promise.all([frame(ontoTree, [base]), frame(commit.tree, [base])]);
   return mergeTrees(gitDir, ours, theirs);
-}
-
-async function treeOf(gitDir: string, rev: string): Promise<string> {
-  return (await git(["rev-parse", "--verify", "--end-of-options", `${rev}^{tree}`], { gitDir })).trim();
 }
 
 /**
@@ -162,6 +156,12 @@ export async function rebaseCommits(gitDir: string, upstream: string, head: stri
     tipTree = picked.tree;
   }
   return tip;
+}
+
+async function treeOf(gitDir: string, commit: string): Promise<string> {
+  const tree = await maybeTreeOf(gitDir, commit);
+  if (!tree) throw new Error(`commit ${commit} not found`);
+  return tree;
 }
 
 /** Rewrites the message of the tip commit (same tree, parents and author) — the rebase style's template. */

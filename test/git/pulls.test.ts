@@ -3,7 +3,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gitOk } from "../support/git.ts";
-import { divergingCommits, testMerge, treeOf } from "../../src/git/merge-check.ts";
+import { divergingCommits, treeOf } from "../../src/git/merge-check.ts";
+import { mergeTrees } from "../../src/git/merge.ts";
+
+const testMerge = (gitDir: string, base: string, head: string) => mergeTrees(gitDir, base, head, { allowUnrelated: true });
 import { changedPaths, diffOrPatch } from "../../src/git/pull-diff.ts";
 import { fetchBranchInto, readRef, setRef } from "../../src/git/pull-refs.ts";
 
@@ -38,8 +41,8 @@ describe("merge-check", () => {
   test("a clean merge has no conflicts and a tree different from the base's", async () => {
     const r = await testMerge(gitDir, await sha("main"), await sha("topic"));
     expect(r.conflicted).toEqual([]);
-    expect(r.treeId).toMatch(/^[0-9a-f]{40}$/);
-    expect(r.treeId).not.toBe(await treeOf(gitDir, await sha("main")));
+    expect(r.tree).toMatch(/^[0-9a-f]{40}$/);
+    expect(r.tree).not.toBe(await treeOf(gitDir, await sha("main")));
   });
 
   test("conflicting changes name the conflicted files", async () => {
@@ -49,7 +52,7 @@ describe("merge-check", () => {
 
   test("merging an ancestor yields the base's own tree", async () => {
     const r = await testMerge(gitDir, await sha("main"), await sha("main~1"));
-    expect(r.treeId).toBe((await treeOf(gitDir, await sha("main")))!);
+    expect(r.tree).toBe((await treeOf(gitDir, await sha("main")))!);
   });
 
   test("commits ahead and behind", async () => {

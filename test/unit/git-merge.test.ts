@@ -3,8 +3,9 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gitOk } from "../support/git.ts";
-import { cleanMessage, commitTree, isAncestor, mergeTrees, MergeConflictError, rebaseCommits, UnrelatedHistoriesError } from "../../src/git/merge.ts";
+import { cleanMessage, commitTree, mergeTrees, MergeConflictError, rebaseCommits, UnrelatedHistoriesError } from "../../src/git/merge.ts";
 import { readCommit } from "../../src/git/objects.ts";
+import { isAncestor } from "../../src/git/reflist.ts";
 
 const doer = { name: "Merger", email: "merger@example.com", unix: 1_700_000_000 };
 

@@ -4,7 +4,8 @@ import * as pulls from "../../models/pull.ts";
 import * as issueModel from "../../models/issue.ts";
 import { readBranchHead } from "../../git/refs.ts";
 import { mergeBase } from "../../git/log.ts";
-import { divergingCommits, testMerge, treeOf } from "../../git/merge-check.ts";
+import { divergingCommits, treeOf } from "../../git/merge-check.ts";
+import { mergeTrees } from "../../git/merge.ts";
 import { sideOf } from "./lookup.ts";
 import { pullHeadCommit } from "./head-ref.ts";
 
@@ -36,9 +37,9 @@ export async function computePullCheck(env: Env, pull: PullRequestRow): Promise<
   const { ahead, behind } = await divergingCommits(base.gitDir, baseSha, headSha);
   const result: PullCheck = { status: PullStatus.Mergeable, conflictedFiles: [], mergeBase: mb, commitsAhead: ahead, commitsBehind: behind };
   if (headSha === mb) return { ...result, status: PullStatus.AncestorFF };
-  const merged = await testMerge(base.gitDir, baseSha, headSha);
+  const merged = await mergeTrees(base.gitDir, baseSha, headSha, { allowUnrelated: true });
   if (merged.conflicted.length) return { ...result, status: PullStatus.Conflict, conflictedFiles: merged.conflicted };
-  if (merged.treeId === (await treeOf(base.gitDir, baseSha))) return { ...result, status: PullStatus.Empty };
+  if (merged.tree === (await treeOf(base.gitDir, baseSha))) return { ...result, status: PullStatus.Empty };
   return result;
 }
 
