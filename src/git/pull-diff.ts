@@ -76,13 +76,27 @@ export async function changedPaths(gitDir: string, from: string, to: string, whi
 
 /**
  * The diff from `from` to `to` as text: `git diff -p` (with `--binary` when asked, applicable with
- * `git apply`), or with `patch` one mail per commit (`git format-patch --binary --stdout`).
+ * `git apply`), or with `patch` one mail per commit (`git format-patch --no-signature --binary --stdout`).
  */
 export async function diffOrPatch(gitDir: string, from: string, to: string, patch: boolean, binary: boolean): Promise<Buffer> {
   const args = patch
-    ? ["format-patch", "--binary", "--stdout", `${from}..${to}`]
+    ? ["format-patch", "--no-signature", "--binary", "--stdout", `${from}..${to}`]
     : ["diff", "-p", "-M", ...(binary ? ["--binary"] : []), from, to];
   checkIds(args, from, to);
+  const r = await runGit(args, { gitDir });
+  if (r.code !== 0) throw new GitError(args, r.code, r.stderr);
+  return r.stdout;
+}
+
+/**
+ * One commit's change as Gitea's GetRawDiff gives it: against its first parent (`git diff -M`, or
+ * `git format-patch` of that one commit); a root commit as `git show` / `format-patch --root`.
+ */
+export async function commitDiffOrPatch(gitDir: string, commit: string, parent: string | undefined, patch: boolean): Promise<Buffer> {
+  let args: string[];
+  if (patch) args = parent ? ["format-patch", "--no-signature", "--stdout", `${parent}..${commit}`] : ["format-patch", "--no-signature", "--stdout", "--root", "-1", commit];
+  else args = parent ? ["diff", "-M", parent, commit] : ["show", commit];
+  checkIds(args, commit, ...(parent ? [parent] : []));
   const r = await runGit(args, { gitDir });
   if (r.code !== 0) throw new GitError(args, r.code, r.stderr);
   return r.stdout;

@@ -3,6 +3,7 @@ import { startAutoMerge } from "../services/pull/automerge.ts";
 import type { Env } from "../services/env.ts";
 import { FailureLimiter } from "../auth/ratelimit.ts";
 import { apiOperations } from "./api/v1/index.ts";
+import { routeTable } from "./route-table.ts";
 import { runOperation } from "./operation-runner.ts";
 import { buildOpenAPI } from "./openapi.ts";
 import { errorResponse, jsonResponse } from "./respond.ts";
@@ -31,12 +32,15 @@ export function createApp(env: Env) {
 
   const app = new Elysia({ normalize: false });
 
-  for (const op of apiOperations) {
+  for (const { method, path, pick } of routeTable(apiOperations)) {
     app.route(
-      op.method,
-      `/api/v1${op.path}`,
-      ({ request, params }: { request: Request; params: Record<string, string> }) =>
-        runOperation(deps, op, request, params, clientIp(request)),
+      method,
+      `/api/v1${path}`,
+      ({ request, params }: { request: Request; params: Record<string, string> }) => {
+        const chosen = pick(params);
+        if (!chosen) return errorResponse(env, new NotFound());
+        return runOperation(deps, chosen.op, request, chosen.params, clientIp(request));
+      },
       { parse: "none" } as never,
     );
   }

@@ -40,7 +40,8 @@ export function buildOpenAPI(ops: readonly AnyOperation[], rootUrl: string): Jso
   const paths: Record<string, Json> = {};
   for (const op of ops) {
     const wildcardName = op.wildcard ?? "path";
-    const path = op.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, "{$1}").replace(/\/\*$/, `/{${wildcardName}}`);
+    let path = op.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, "{$1}").replace(/\/\*$/, `/{${wildcardName}}`);
+    if (op.suffix) path += `.{${op.suffix.name}}`;
     const parameters: Json[] = [];
     for (const [where, schema] of [
       ["path", op.params],

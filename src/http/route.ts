@@ -61,6 +61,13 @@ export interface OperationSpec<
    * Gitea's document gives that last parameter (`branch`, `tag`, `filepath`...).
    */
   wildcard?: string;
+  /**
+   * The path's last parameter carries a `.{name}` suffix, as Gitea's `/pulls/{index}.{diffType}`.
+   * The router cannot tell `7.diff` from `7`, so this operation shares its route with the one
+   * declared without the suffix and is chosen when the segment ends in `.value` for one of
+   * `values`; the handler sees the parameter without the suffix and `name` set to the value.
+   */
+  suffix?: { name: string; values: readonly string[] };
   tag: string;
   summary: string;
   access: Access;

@@ -265,6 +265,21 @@ describe("GET /repos/{owner}/{repo}/git/commits/{sha}", () => {
     expect(root.body.files.every((f: any) => f.status === "added")).toBe(true);
   });
 
+  test("{sha}.diff and {sha}.patch: the commit against its first parent, a root commit whole", async () => {
+    const diff = await t.request("GET", api("hist", `/git/commits/${c2}.diff`), { token: aliceToken });
+    expect(diff.status).toBe(200);
+    expect(diff.headers.get("content-type")).toStartWith("text/plain");
+    expect(await diff.text()).toBe(await gitOk(["--git-dir", gitDir, "diff", "-M", `${c2}^`, c2]));
+    const patch = await (await t.request("GET", api("hist", `/git/commits/${c2}.patch`), { token: aliceToken })).text();
+    expect(patch).toStartWith(`From ${c2} `);
+    expect(patch).not.toContain("\n-- \n");
+    const root = await (await t.request("GET", api("hist", `/git/commits/${initial}.patch`), { token: aliceToken })).text();
+    expect(root).toStartWith(`From ${initial} `);
+    expect((await t.request("GET", api("hist", `/git/commits/${"0".repeat(40)}.diff`), { token: aliceToken })).status).toBe(404);
+    // Without a known suffix it is the commit's JSON, as before.
+    expect((await t.json("GET", api("hist", `/git/commits/${c2}`), { token: aliceToken })).body.sha).toBe(c2);
+  });
+
   test.if(canSign)("a signed commit shows its signature and signed payload, unverified", async () => {
     const r = await t.json("GET", api("hist", `/git/commits/${signed}`), { token: aliceToken });
     const v = r.body.commit.verification;

@@ -1,4 +1,5 @@
 import type { Env } from "../env.ts";
+import { commitDiffOrPatch as rawCommitDiff } from "../../git/pull-diff.ts";
 import type { UserRow } from "../../db/schema/index.ts";
 import * as emails from "../../models/email.ts";
 import * as users from "../../models/user.ts";
@@ -157,6 +158,14 @@ export async function getCommit(env: Env, rc: RepoContext, identifier: string, o
   const commit = isSafeRevision(identifier) ? await readCommit(gitDir, identifier) : undefined;
   if (!commit) throw new NotFound(identifier);
   return (await describe(env, gitDir, [commit], opts))[0]!;
+}
+
+/** Gitea's DownloadCommitDiffOrPatch: one commit's diff or mail-formatted patch, 404 when the sha names no commit. */
+export async function commitDiffOrPatch(env: Env, rc: RepoContext, identifier: string, patch: boolean): Promise<Buffer> {
+  const gitDir = gitDirOf(env, rc.owner, rc.repo);
+  const commit = isValidRefPattern(identifier) && isSafeRevision(identifier) ? await readCommit(gitDir, identifier) : undefined;
+  if (!commit) throw new NotFound(identifier);
+  return rawCommitDiff(gitDir, commit.oid, commit.parents[0], patch);
 }
 
 /**

@@ -4,7 +4,7 @@ import { operation, Reply } from "../../../route.ts";
 import { RepoParams } from "../../../schemas/repo.ts";
 import { Commit, CommitList, CommitListQuery, CommitOptionsQuery, optionOn } from "../../../schemas/commit.ts";
 import { paginationHeaders } from "../../../pagination.ts";
-import { getCommit, listCommits, type CommitOptions } from "../../../../services/repo/commits.ts";
+import { getCommit, commitDiffOrPatch, listCommits, type CommitOptions } from "../../../../services/repo/commits.ts";
 import type { RepoContext } from "../../../../services/repo/lookup.ts";
 import type { Env } from "../../../../services/env.ts";
 import { repoAddress, toAPICommit } from "../../../../convert/commit.ts";
@@ -70,6 +70,22 @@ export const commitOperations: AnyOperation[] = [
       const rc = codeRepo(env, principal, url, params);
       const view = await getCommit(env, rc, params.sha, commitOptions(query));
       return toAPICommit(env.settings, addressOf(env, rc), view, principal?.user);
+    },
+  }),
+  operation({
+    method: "GET",
+    path: "/repos/:owner/:repo/git/commits/:sha",
+    suffix: { name: "diffType", values: ["diff", "patch"] },
+    operationId: "repoDownloadCommitDiffOrPatch",
+    tag: "repository",
+    summary: "Get a commit's diff or patch",
+    access: { scope: "repository", signIn: false },
+    params: v.object({ ...RepoParams.entries, sha: v.string(), diffType: v.picklist(["diff", "patch"]) }),
+    responses: { 200: v.string(), 404: null },
+    handler: async ({ env, principal, params, url }) => {
+      const rc = codeRepo(env, principal, url, params);
+      const text = await commitDiffOrPatch(env, rc, params.sha, params.diffType === "patch");
+      return new Response(new Uint8Array(text), { headers: { "Content-Type": "text/plain; charset=utf-8", "X-Content-Type-Options": "nosniff" } });
     },
   }),
 ];

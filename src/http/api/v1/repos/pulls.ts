@@ -161,16 +161,27 @@ export const pullOperations: AnyOperation[] = [
     summary: "Get a pull request",
     access: { scope: "repository", signIn: false },
     params: PullParams,
-    query: PullGetQuery,
     responses: { 200: PullRequest },
-    handler: async ({ env, principal, url, params, query }) => {
+    handler: async ({ env, principal, url, params }) => {
       const rc = repoFromPath(env, principal, url, params);
-      // Gitea's GET /pulls/{index}.{diffType} (repoDownloadPullDiffOrPatch) shares this path
-      // position: the router cannot tell `7.diff` from `7`, so this route serves both.
-      const suffixed = /^(\d{1,15})\.(diff|patch)$/.exec(params.index);
-      if (suffixed) return diffOrPatch(env, rc, suffixed[1]!, suffixed[2]!, parseGoBool(query.binary));
       const pc = pullFromPath(env, rc, params.index);
       return pullJson(env, rc, principal, pc.pull, pc.issue);
+    },
+  }),
+  operation({
+    method: "GET",
+    path: "/repos/:owner/:repo/pulls/:index",
+    suffix: { name: "diffType", values: ["diff", "patch"] },
+    operationId: "repoDownloadPullDiffOrPatch",
+    tag: "repository",
+    summary: "Get a pull request diff or patch",
+    access: { scope: "repository", signIn: false },
+    params: v.object({ ...PullParams.entries, diffType: v.picklist(["diff", "patch"]) }),
+    query: PullGetQuery,
+    responses: { 200: v.string(), 404: null },
+    handler: async ({ env, principal, url, params, query }) => {
+      const rc = repoFromPath(env, principal, url, params);
+      return diffOrPatch(env, rc, params.index, params.diffType, parseGoBool(query.binary));
     },
   }),
   operation({
