@@ -40,7 +40,8 @@ export function buildOpenAPI(ops: readonly AnyOperation[], rootUrl: string): Jso
   const paths: Record<string, Json> = {};
   for (const op of ops) {
     const wildcardName = op.wildcard ?? "path";
-    let path = op.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, "{$1}").replace(/\/\*$/, `/{${wildcardName}}`);
+    const docName = (name: string) => op.docNames?.[name] ?? name;
+    let path = op.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_, name: string) => `{${docName(name)}}`).replace(/\/\*$/, `/{${wildcardName}}`);
     if (op.suffix) path += `.{${op.suffix.name}}`;
     const parameters: Json[] = [];
     for (const [where, schema] of [
@@ -50,7 +51,7 @@ export function buildOpenAPI(ops: readonly AnyOperation[], rootUrl: string): Jso
       if (!schema) continue;
       const json = convert(schema) as { properties?: Record<string, Json>; required?: string[] };
       for (const [key, prop] of Object.entries(json.properties ?? {})) {
-        const name = key === "*" ? wildcardName : key;
+        const name = key === "*" ? wildcardName : where === "path" ? docName(key) : key;
         parameters.push({
           name,
           in: where,

@@ -68,6 +68,12 @@ export interface OperationSpec<
    * `values`; the handler sees the parameter without the suffix and `name` set to the value.
    */
   suffix?: { name: string; values: readonly string[] };
+  /**
+   * Gitea's names for path parameters the router knows under another name: Elysia needs one name
+   * per path position (`/commits/:ref/statuses` and `/commits/{sha}/pull` share it), the document
+   * shows Gitea's.
+   */
+  docNames?: Record<string, string>;
   tag: string;
   summary: string;
   access: Access;

@@ -184,3 +184,12 @@ export function listPulls(tx: Tx, f: PullListFilter): { rows: PullWithIssue[]; t
   const total = tx.select({ n: count() }).from(pullRequests).innerJoin(issues, eq(issues.id, pullRequests.issueId)).where(where).get()!.n;
   return { rows, total };
 }
+
+/** Gitea's GetPullRequestByMergedCommit: the request of a repository merged as commit `sha`. */
+export function getPullByMergedCommit(tx: Tx, baseRepoId: number, sha: string): PullRequestRow | undefined {
+  return tx
+    .select()
+    .from(pullRequests)
+    .where(and(eq(pullRequests.baseRepoId, baseRepoId), eq(pullRequests.mergedCommitId, sha)))
+    .get();
+}

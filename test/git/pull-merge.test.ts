@@ -95,6 +95,10 @@ describe("merge styles", () => {
     expect((await t.ok("GET", api("/branches/main"), aliceToken)).commit.id).toBe(tip);
     const timeline = await t.ok("GET", api(`/issues/${n}/timeline`), aliceToken);
     expect(timeline.map((e: any) => e.type)).toContain("merge_pull");
+    // The merge commit leads back to its request.
+    expect((await t.ok("GET", api(`/commits/${tip}/pull`), aliceToken)).number).toBe(n);
+    expect((await t.json("GET", api(`/commits/${before}/pull`), { token: aliceToken })).status).toBe(404);
+    expect((await t.json("GET", api("/commits/main/pull"), { token: aliceToken })).status).toBe(404);
     // A merged request cannot be merged again.
     expect((await merge(n, { Do: "merge" })).status).toBe(405);
   });

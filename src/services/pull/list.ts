@@ -5,6 +5,7 @@ import * as users from "../../models/user.ts";
 import { listPinned } from "../../models/issue-pin.ts";
 import { BadRequest, NotFound } from "../../lib/errors.ts";
 import * as repos from "../../models/repo.ts";
+import * as issueModel from "../../models/issue.ts";
 import type { RepoContext } from "../repo/lookup.ts";
 import { requirePullsReader } from "./lookup.ts";
 
@@ -81,4 +82,13 @@ export function pullByBaseHead(env: Env, rc: RepoContext, base: string, head: st
   const found = pulls.latestPullByBaseHead(env.db, rc.repo.id, base, headRepoId, headBranch);
   if (!found) throw new NotFound();
   return found;
+}
+
+/** Gitea's GetCommitPullRequest: the request of this repository merged as commit `sha` (the full id). */
+export function pullMergedAs(env: Env, rc: RepoContext, sha: string): { pull: PullRequestRow; issue: IssueRow } {
+  requirePullsReader(rc);
+  const pull = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/.test(sha) ? pulls.getPullByMergedCommit(env.db, rc.repo.id, sha) : undefined;
+  const issue = pull && issueModel.getIssueById(env.db, pull.issueId);
+  if (!pull || !issue) throw new NotFound();
+  return { pull, issue };
 }

@@ -54,6 +54,7 @@ import { statusOperations } from "./repos/statuses.ts";
 import { branchProtectionOperations } from "./repos/branch-protections.ts";
 import { releaseOperations } from "./repos/releases.ts";
 import { releaseAttachmentOperations } from "./repos/release-attachments.ts";
+import { peopleOperations } from "./repos/people.ts";
 
 /** Every /api/v1 operation hearth serves; the OpenAPI document and the route table both come from here. */
 export const apiOperations: readonly AnyOperation[] = [
@@ -112,4 +113,5 @@ export const apiOperations: readonly AnyOperation[] = [
   ...branchProtectionOperations,
   ...releaseOperations,
   ...releaseAttachmentOperations,
+  ...peopleOperations,
 ];

@@ -1,7 +1,11 @@
 import * as v from "valibot";
 import { operation, reply, Reply, type AnyOperation } from "../../../route.ts";
 import { named } from "../../../schemas/registry.ts";
-import { PullParams } from "../../../schemas/pull.ts";
+import { PullParams, PullRequest } from "../../../schemas/pull.ts";
+import { RepoParams } from "../../../schemas/repo.ts";
+import { toAPIPullRequest } from "../../../../convert/pull.ts";
+import { pullView } from "../../../../services/pull/view.ts";
+import { pullMergedAs } from "../../../../services/pull/list.ts";
 import { pullFromPath } from "../../../../services/pull/lookup.ts";
 import { mergePullRequest } from "../../../../services/pull/merge-request.ts";
 import { cancelAutoMerge } from "../../../../services/pull/automerge.ts";
@@ -29,6 +33,22 @@ const MergePullRequestOption = named(
 const UpdateQuery = v.object({ style: v.optional(v.picklist(["merge", "rebase"])) });
 
 export const pullMergeOperations: AnyOperation[] = [
+  operation({
+    method: "GET",
+    path: "/repos/:owner/:repo/commits/:ref/pull",
+    docNames: { ref: "sha" },
+    operationId: "repoGetCommitPullRequest",
+    tag: "repository",
+    summary: "Get the merged pull request of the commit",
+    access: { scope: "repository", signIn: false },
+    params: v.object({ ...RepoParams.entries, ref: v.string() }),
+    responses: { 200: PullRequest, 404: null },
+    handler: async ({ env, principal, url, params }) => {
+      const rc = repoFromPath(env, principal, url, params);
+      const found = pullMergedAs(env, rc, params.ref);
+      return toAPIPullRequest(env.settings, await pullView(env, principal?.user, rc, found.pull, found.issue), principal?.user);
+    },
+  }),
   operation({
     method: "GET",
     path: "/repos/:owner/:repo/pulls/:index/merge",

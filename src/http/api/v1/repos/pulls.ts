@@ -137,9 +137,9 @@ export const pullOperations: AnyOperation[] = [
     },
   }),
   operation({
-    // Elysia wants one parameter name per position: `{base}` is `:index` here (the documented name is Gitea's).
     method: "GET",
     path: "/repos/:owner/:repo/pulls/:index/*",
+    docNames: { index: "base" },
     wildcard: "head",
     operationId: "repoGetPullRequestByBaseHead",
     tag: "repository",
