@@ -5,6 +5,7 @@ import m2 from "../../migrations/0002_organizations.sql" with { type: "text" };
 import m3 from "../../migrations/0003_user_redirect.sql" with { type: "text" };
 import m4 from "../../migrations/0004_issues.sql" with { type: "text" };
 import m5 from "../../migrations/0005_pulls.sql" with { type: "text" };
+import m6 from "../../migrations/0006_protected_tags.sql" with { type: "text" };
 
 export const migrations: readonly { tag: string; when: number; sql: string }[] = [
   { tag: "0000_init", when: 1795424040714, sql: m0 },
@@ -13,4 +14,5 @@ export const migrations: readonly { tag: string; when: number; sql: string }[] =
   { tag: "0003_user_redirect", when: 1795436058804, sql: m3 },
   { tag: "0004_issues", when: 1795436530295, sql: m4 },
   { tag: "0005_pulls", when: 1795440615477, sql: m5 },
+  { tag: "0006_protected_tags", when: 1795448525784, sql: m6 },
 ];

@@ -4,3 +4,4 @@ export * from "./repo.ts";
 export * from "./org.ts";
 export * from "./issue.ts";
 export * from "./pull.ts";
+export * from "./protected-tag.ts";
