@@ -271,6 +271,17 @@ describe("branch protection on merge, and merging when checks succeed", () => {
     expect(mails[0]!.parsed.subject).toBe(`Re: [alice/m] Automerge me (#${n})`);
   });
 
+  test("without required checks a scheduled merge happens right away", async () => {
+    await t.ok("PATCH", api("/branch_protections/main"), aliceToken, { enable_status_check: false });
+    const n = await openPull("m-auto-now", [{ "now.txt": "1\n" }]);
+    expect((await merge(n, { Do: "merge", merge_when_checks_succeed: true }, bobToken)).status).toBe(201);
+    await autoMergeIdle(t.env);
+    const p = await pull(n);
+    expect(p.merged).toBe(true);
+    expect(p.merged_by.login).toBe("bob");
+    await t.ok("PATCH", api("/branch_protections/main"), aliceToken, { enable_status_check: true });
+  });
+
   test("a scheduled merge can be cancelled by its scheduler or an admin, and then does not happen", async () => {
     const n = await openPull("m-cancel", [{ "cancel.txt": "1\n" }]);
     const head = await git("rev-parse", "m-cancel");

@@ -8,6 +8,7 @@ import { divergingCommits, treeOf } from "../../git/merge-check.ts";
 import { mergeTrees } from "../../git/merge.ts";
 import { sideOf } from "./lookup.ts";
 import { pullHeadCommit } from "./head-ref.ts";
+import { queueAutoMerge } from "./automerge.ts";
 
 /** What a mergeability check found, as stored on the pull request row. */
 export interface PullCheck {
@@ -61,6 +62,8 @@ export async function recheckPull(env: Env, pullId: number): Promise<void> {
     check = { status: PullStatus.Error, conflictedFiles: [], mergeBase: pull.mergeBase, commitsAhead: 0, commitsBehind: 0 };
   }
   pulls.updatePullIfUnmerged(env.db, pull.id, storedCheck(check));
+  // A scheduled merge may have been waiting for this request to become mergeable again.
+  if (check.status === PullStatus.Mergeable || check.status === PullStatus.AncestorFF || check.status === PullStatus.Empty) queueAutoMerge(env, pull.id);
 }
 
 export function storedCheck(check: PullCheck): Partial<PullRequestRow> {
