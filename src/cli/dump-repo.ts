@@ -5,11 +5,11 @@ import { parseUnits } from "../services/migration/format.ts";
 
 type Flags = Record<string, string | boolean | undefined>;
 
-/** Gitea's `--units` flag; hearth has milestones, labels, issues, comments and releases (an empty list). */
+/** Gitea's `--units` flag; hearth moves milestones, labels, issues, comments, releases and their assets. */
 export const unitsFlag = {
   name: "units",
   type: "string",
-  description: "which items to move, comma separated: milestones, labels, issues, comments, releases; empty means all",
+  description: "which items to move, comma separated: milestones, labels, issues, comments, releases, release_assets; empty means all",
 } as const;
 
 /**
@@ -19,7 +19,7 @@ export const unitsFlag = {
  */
 export const dumpRepoCommand: Command = {
   name: "dump-repo",
-  description: "Dump a repository of this instance (git data, milestones, labels, issues, comments) to a directory",
+  description: "Dump a repository of this instance (git data, milestones, labels, issues, comments, releases) to a directory",
   flags: [
     ...configFlags,
     { name: "repo_dir", short: "r", type: "string", description: "directory to store the data in; must be missing or empty", default: "./data" },
@@ -38,7 +38,7 @@ export const dumpRepoCommand: Command = {
       }),
     );
     process.stdout.write(
-      `Dumped ${flags.owner_name}/${flags.repo_name} to ${s.path}: ${s.milestones} milestones, ${s.labels} labels, ${s.issues} issues, ${s.comments} comments\n`,
+      `Dumped ${flags.owner_name}/${flags.repo_name} to ${s.path}: ${s.milestones} milestones, ${s.labels} labels, ${s.issues} issues, ${s.comments} comments, ${s.releases} releases\n`,
     );
   },
 };

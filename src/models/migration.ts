@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
 import {
   comments,
@@ -10,6 +10,7 @@ import {
   labels,
   milestones,
   reactions,
+  releases,
   repositories,
   users,
   UserType,
@@ -20,6 +21,7 @@ import {
   type NewCommentRow,
   type NewIssueRow,
   type ReactionRow,
+  type ReleaseRow,
   type UserRow,
 } from "../db/schema/index.ts";
 
@@ -103,6 +105,16 @@ export function plainCommentsOfIssues(tx: Tx, issueIds: number[]): CommentRow[] 
     .all();
 }
 
+/** The releases of a repository (bare tag rows left out, drafts in), newest first as Gitea's API lists them. */
+export function repoReleases(tx: Tx, repoId: number): ReleaseRow[] {
+  return tx
+    .select()
+    .from(releases)
+    .where(and(eq(releases.repoId, repoId), eq(releases.isTag, false)))
+    .orderBy(desc(releases.createdUnix), desc(releases.id))
+    .all();
+}
+
 export function usersByIds(tx: Tx, ids: number[]): Map<number, UserRow> {
   const wanted = [...new Set(ids.filter((id) => id > 0))];
   if (wanted.length === 0) return new Map();
@@ -135,13 +147,14 @@ export function firstAdmin(tx: Tx): UserRow | undefined {
     .get();
 }
 
-/** Whether a repository has no issues or pull requests, labels or milestones, so a restore may fill it. */
+/** Whether a repository has no issues or pull requests, labels, milestones or releases, so a restore may fill it. */
 export function trackerIsEmpty(tx: Tx, repoId: number): boolean {
   const n = (q: { n: number } | undefined) => q?.n ?? 0;
   return (
     n(tx.select({ n: count() }).from(issues).where(eq(issues.repoId, repoId)).get()) === 0 &&
     n(tx.select({ n: count() }).from(labels).where(eq(labels.repoId, repoId)).get()) === 0 &&
-    n(tx.select({ n: count() }).from(milestones).where(eq(milestones.repoId, repoId)).get()) === 0
+    n(tx.select({ n: count() }).from(milestones).where(eq(milestones.repoId, repoId)).get()) === 0 &&
+    n(tx.select({ n: count() }).from(releases).where(eq(releases.repoId, repoId)).get()) === 0
   );
 }
 

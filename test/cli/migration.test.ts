@@ -163,7 +163,7 @@ const refsOf = async (gitDir: string) =>
 describe("dump-repo", () => {
   test("writes Gitea's layout: repo.yml, topic.yml, milestone.yml, label.yml, issue.yml, comments/{n}.yml, release.yml, git/", async () => {
     const stdout = await ok(["dump-repo", "--repo_dir", dumpDir, "--owner_name", "alice", "--repo_name", "proj"]);
-    expect(stdout).toBe(`Dumped alice/proj to ${dumped}: 3 milestones, 3 labels, 3 issues, 2 comments\n`);
+    expect(stdout).toBe(`Dumped alice/proj to ${dumped}: 3 milestones, 3 labels, 3 issues, 2 comments, 0 releases\n`);
     expect(readdirSync(dumped).sort()).toEqual(["comments", "git", "issue.yml", "label.yml", "milestone.yml", "release.yml", "repo.yml", "topic.yml"]);
     expect(readdirSync(join(dumped, "comments"))).toEqual(["1.yml"]);
     expect(load(dumped, "release.yml")).toEqual([]);
@@ -215,7 +215,7 @@ describe("dump-repo", () => {
       fails(["dump-repo", "--repo_dir", dumpDir, "--owner_name", "alice", "--repo_name", "proj"]),
       fails(["dump-repo", "--repo_dir", join(out, "x1"), "--owner_name", "alice", "--repo_name", "nope"]),
       fails(["dump-repo", "--repo_dir", join(out, "x2"), "--owner_name", "alice", "--repo_name", "proj", "--units", "issues,bogus"]),
-      fails(["dump-repo", "--repo_dir", join(out, "x3"), "--owner_name", "alice", "--repo_name", "proj", "--units", "wiki"]),
+      fails(["dump-repo", "--repo_dir", join(out, "x3"), "--owner_name", "alice", "--repo_name", "proj", "--units", "release_assets,wiki"]),
       fails(["dump-repo", "--repo_dir", join(out, "x4"), "--owner_name", "alice"]),
     ]);
     expect(notEmpty).toBe(`repo_dir "${dumpDir}" is not empty`);
@@ -230,7 +230,7 @@ describe("dump-repo", () => {
 describe("restore-repo", () => {
   test("dump → restore → dump gives back the same files and git refs", async () => {
     const stdout = await ok(["restore-repo", "--repo_dir", dumped, "--owner_name", "alice", "--repo_name", "copy"]);
-    expect(stdout).toBe("Restored alice/copy: 2 branches, 3 milestones, 3 labels, 3 issues, 2 comments\n");
+    expect(stdout).toBe("Restored alice/copy: 2 branches, 3 milestones, 3 labels, 3 issues, 2 comments, 0 releases\n");
     const again = join(out, "again");
     await ok(["dump-repo", "-r", again, "--owner_name", "alice", "--repo_name", "copy"]);
     const a = yamlFiles(dumped);
@@ -273,7 +273,7 @@ describe("restore-repo", () => {
   test("an existing empty repository is filled; a non-empty one is refused", async () => {
     expect((await t.json("POST", "/api/v1/user/repos", { token: aliceToken, body: { name: "blank" } })).status).toBe(201);
     expect(await ok(["restore-repo", "-r", dumped, "--owner_name", "alice", "--repo_name", "blank"])).toBe(
-      "Restored alice/blank (existing empty repository): 2 branches, 3 milestones, 3 labels, 3 issues, 2 comments\n",
+      "Restored alice/blank (existing empty repository): 2 branches, 3 milestones, 3 labels, 3 issues, 2 comments, 0 releases\n",
     );
     expect(await fails(["restore-repo", "-r", dumped, "--owner_name", "alice", "--repo_name", "proj"])).toBe(
       "repository alice/proj already exists and is not empty",
@@ -337,7 +337,7 @@ describe("invalid migration files are refused with nothing written", () => {
       refused(brokenDump("issue.yml", (l) => (l[2].number = 1)), "bad12"),
       refused(brokenDump("label.yml", (l) => (l[2].color = "not-a-color")), "bad13"),
       refused(brokenDump("comments/1.yml", (l) => (l[1].created = "2024-01-06")), "bad14"),
-      refused(brokenDump("release.yml", (l) => l.push({ tag_name: "v1" })), "bad15"),
+      refused(brokenDump("release.yml", (l) => l.push({ tag_name: "v1", publisher_id: 1, publisher_name: "root", created: "2024-01-01T00:00:00Z", draft: "no" })), "bad15"),
       refused(brokenDump("milestone.yml", (l) => ((l[0].extra = 1), (l[1].state = "x"))), "bad16"),
     ]);
     expect(reasons).toEqual([
@@ -349,7 +349,7 @@ describe("invalid migration files are refused with nothing written", () => {
       'issue.yml: item 2: field "number": duplicate number 1',
       'label.yml: item 2: field "color": invalid color "not-a-color"',
       'comments/1.yml: item 1: field "created": must match format "date-time"',
-      'release.yml: 1 release cannot be restored: hearth has no releases yet; leave "releases" out of --units to skip them',
+      'release.yml: item 0: field "draft": must be boolean',
       'milestone.yml: item 0: field "extra": must NOT have additional properties (and 1 more problem)',
     ]);
   });

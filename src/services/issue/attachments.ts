@@ -24,6 +24,9 @@ function store(env: Env): AttachmentStore {
   return s;
 }
 
+/** The attachment files themselves, for moving them whole (dump-repo and restore-repo of release assets). */
+export const attachmentStore = (env: Env): AttachmentStore => store(env);
+
 /** Gitea's mustEnableAttachments: with `[attachment] ENABLED = false` the asset routes do not exist. */
 export function requireAttachmentsEnabled(env: Env): void {
   if (!env.settings.attachment.enabled) throw new NotFound();

@@ -9,6 +9,7 @@ import { getRepoByOwner, listTopics } from "../../models/repo.ts";
 import { cloneMirror } from "../../git/mirror.ts";
 import { Invalid, NotFound } from "../../lib/errors.ts";
 import { gitDirOf } from "../repo/lookup.ts";
+import { readReleases, writeReleaseAssets, type ReleaseDump } from "./release-dump.ts";
 import {
   FILES,
   GITEA_SERVICE_TYPE,
@@ -39,6 +40,7 @@ export interface DumpSummary {
   labels: number;
   issues: number;
   comments: number;
+  releases: number;
 }
 
 /** Who wrote something, as the dump names them: the original author of imported content, else the account. */
@@ -63,10 +65,11 @@ interface Files {
   issues?: IssueRecord[];
   comments: Map<number, CommentRecord[]>;
   topics: string[];
+  releases?: ReleaseDump;
 }
 
 /** Everything the YAML files hold, read in one transaction so the files agree with each other. */
-function readRecords(tx: Tx, repo: RepoRow, units: Set<Unit>): Files {
+function readRecords(tx: Tx, env: Env, repo: RepoRow, units: Set<Unit>): Files {
   const milestoneRows = data.repoMilestones(tx, repo.id);
   const issueRows = units.has("issues") ? data.repoIssues(tx, repo.id) : [];
   const issueIds = issueRows.map((i) => i.id);
@@ -88,6 +91,7 @@ function readRecords(tx: Tx, repo: RepoRow, units: Set<Unit>): Files {
   };
 
   const files: Files = { comments: new Map(), topics: listTopics(tx, repo.id) };
+  if (units.has("releases")) files.releases = readReleases(tx, env, repo.id, units.has("release_assets"));
   if (units.has("milestones")) {
     files.milestones = milestoneRows.map((m) => ({
       title: m.name,
@@ -179,7 +183,7 @@ function repoRecord(env: Env, owner: UserRow, repo: RepoRow, units: Set<Unit>): 
     releases: units.has("releases"),
     comments: units.has("comments"),
     pulls: false,
-    assets: false,
+    assets: units.has("release_assets"),
   };
 }
 
@@ -194,7 +198,7 @@ export async function dumpRepo(env: Env, input: DumpInput): Promise<DumpSummary>
   if (!owner || !repo) throw new NotFound(`repository ${input.ownerName}/${input.repoName} does not exist`);
   checkTarget(input.repoDir);
 
-  const files = env.db.transaction((tx) => readRecords(tx, repo, input.units), { behavior: "deferred" });
+  const files = env.db.transaction((tx) => readRecords(tx, env, repo, input.units), { behavior: "deferred" });
   const base = join(input.repoDir, owner.name, repo.name);
   try {
     mkdirSync(base, { recursive: true });
@@ -203,8 +207,10 @@ export async function dumpRepo(env: Env, input: DumpInput): Promise<DumpSummary>
     write(FILES.topic, { topics: files.topics });
     if (files.milestones) write(FILES.milestone, files.milestones);
     if (files.labels) write(FILES.label, files.labels);
-    // hearth has no releases yet: the file says so with an empty list.
-    if (input.units.has("releases")) write(FILES.release, []);
+    if (files.releases) {
+      writeReleaseAssets(env, base, files.releases);
+      write(FILES.release, files.releases.records);
+    }
     if (files.issues) write(FILES.issue, files.issues);
     if (files.comments.size) mkdirSync(join(base, FILES.comments));
     for (const [issueNumber, list] of files.comments) write(commentFile(issueNumber), list);
@@ -219,5 +225,6 @@ export async function dumpRepo(env: Env, input: DumpInput): Promise<DumpSummary>
     labels: files.labels?.length ?? 0,
     issues: files.issues?.length ?? 0,
     comments: [...files.comments.values()].reduce((n, l) => n + l.length, 0),
+    releases: files.releases?.records.length ?? 0,
   };
 }

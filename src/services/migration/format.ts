@@ -13,7 +13,8 @@ import { toRFC3339 } from "../../lib/time.ts";
  *   label.yml            [Label]              items: migration-schemas/label.json (+ Gitea's exclusive, priority)
  *   issue.yml            [Issue]              validated with migration-schemas/issue.json (labels, reactions inside)
  *   comments/{n}.yml     [Comment] of issue n reactions: migration-schemas/reaction.json
- *   release.yml          [Release]            always [] until hearth has releases
+ *   release.yml          [Release]            checked with release-schema.ts (Gitea ships no schema for it)
+ *   release_assets/{tag}/{name}               asset files, with `--units release_assets`
  *   git/                 bare mirror of the repository
  *
  * Keys are the yaml names of Gitea's structs (its yaml tags, else the lower-cased field name).
@@ -26,6 +27,7 @@ export const FILES = {
   label: "label.yml",
   issue: "issue.yml",
   release: "release.yml",
+  releaseAssets: "release_assets",
   comments: "comments",
   git: "git",
 } as const;
@@ -93,6 +95,37 @@ export interface CommentRecord {
   meta?: Record<string, unknown>;
 }
 
+/** Gitea's ReleaseAsset (modules/migration/release.go): every key present, as its yaml.Marshal writes them. */
+export interface AssetRecord {
+  id: number;
+  name: string;
+  content_type: string | null;
+  size: number;
+  download_count: number;
+  created: string;
+  updated: string;
+  /** `release_assets/{tag}/{name}` inside the dump when the files were dumped; else where the source serves it. */
+  download_url: string | null;
+  /** Gitea's Asset.OriginalURL (no yaml tag, so the lower-cased field name). */
+  originalurl?: string;
+}
+
+/** Gitea's Release: `created` and `published` are both the release's time, as Gitea's API reports them. */
+export interface ReleaseRecord {
+  tag_name: string;
+  target_commitish: string;
+  name: string;
+  body: string;
+  draft: boolean;
+  prerelease: boolean;
+  publisher_id: number;
+  publisher_name: string;
+  publisher_email: string;
+  assets: AssetRecord[];
+  created: string;
+  published: string;
+}
+
 /** The keys of repo.yml that a restore reads. Gitea writes every value with yaml's own types. */
 export interface RepoRecord {
   name: string;
@@ -117,12 +150,12 @@ export interface RepoRecord {
 export const GITEA_SERVICE_TYPE = 3;
 
 /**
- * The `--units` hearth can move. Gitea's other units (wiki, pull_requests, release_assets) name data
- * hearth does not have yet, so asking for one is an error rather than a silent no-op.
+ * The `--units` hearth can move. Gitea's other units (wiki, pull_requests) name data hearth does
+ * not dump yet, so asking for one is an error rather than a silent no-op.
  */
-export const UNITS = ["milestones", "labels", "issues", "comments", "releases"] as const;
+export const UNITS = ["milestones", "labels", "issues", "comments", "releases", "release_assets"] as const;
 export type Unit = (typeof UNITS)[number];
-const UNAVAILABLE = new Set(["wiki", "pull_requests", "release_assets"]);
+const UNAVAILABLE = new Set(["wiki", "pull_requests"]);
 
 /** Gitea's `--units`: comma separated, case-insensitive, empty entries skipped; nothing means all. */
 export function parseUnits(value: string | undefined): Set<Unit> {

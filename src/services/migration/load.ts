@@ -14,6 +14,7 @@ import {
   type ReactionRecord,
   type Unit,
 } from "./format.ts";
+import { loadReleases, type LoadedRelease } from "./release-load.ts";
 import { checkSchema, describeProblem, parseYaml, type Problem, type SchemaName } from "./validate.ts";
 
 /**
@@ -45,7 +46,8 @@ export interface LoadedDump {
   issues?: IssueRecord[];
   /** Per issue number. */
   comments: Map<number, CommentRecord[]>;
-  releases: number;
+  /** Undefined where the unit was not asked for or release.yml is absent. */
+  releases?: LoadedRelease[];
   git: MirrorInfo;
 }
 
@@ -55,7 +57,7 @@ export interface LoadOptions {
   orgLabels: Set<string>;
 }
 
-class Collector {
+export class Collector {
   readonly problems: Problem[] = [];
   add(p: Problem): void {
     this.problems.push(p);
@@ -70,7 +72,7 @@ class Collector {
 }
 
 /** A file's parsed content checked against a schema; undefined (with problems recorded) when it does not conform. */
-function readChecked<T>(c: Collector, dir: string, file: string, schema: SchemaName): T[] | undefined {
+export function readChecked<T>(c: Collector, dir: string, file: string, schema: SchemaName): T[] | undefined {
   const path = join(dir, file);
   if (!existsSync(path)) return undefined;
   const parsed = parseYaml(file, readFileSync(path, "utf8"));
@@ -181,10 +183,11 @@ function checkLabels(c: Collector, list: LabelRecord[]): (LabelRecord & { color:
 const isId = (n: number) => Number.isSafeInteger(n);
 
 /**
- * A conservative form of git's ref rules (check-ref-format), for an issue's `ref`, which hearth
- * later hands to git: Gitea's uploader drops a ref that fails IsValidRefPattern.
+ * A conservative form of git's ref rules (check-ref-format), for an issue's `ref` and a release's
+ * tag and target, which hearth later hands to git: Gitea's uploader drops one that fails
+ * IsValidRefPattern; hearth refuses the dump instead, so nothing is lost silently.
  */
-function isValidRef(ref: string): boolean {
+export function isValidRef(ref: string): boolean {
   return (
     ref.length <= 255 &&
     !ref.startsWith("-") &&
@@ -309,18 +312,8 @@ export async function loadDump(dir: string, opts: LoadOptions): Promise<LoadedDu
     }
   }
 
-  let releases = 0;
-  if (units.has("releases")) {
-    const doc = readYaml(c, dir, FILES.release);
-    if (doc !== undefined && doc !== null && !Array.isArray(doc)) c.add({ file: FILES.release, message: "must be array" });
-    releases = Array.isArray(doc) ? doc.length : 0;
-    if (releases > 0) {
-      c.add({
-        file: FILES.release,
-        message: `${releases} release${releases > 1 ? "s" : ""} cannot be restored: hearth has no releases yet; leave "releases" out of --units to skip them`,
-      });
-    }
-  }
+  // Assets come with their releases unless `release_assets` is left out of --units (then the releases come without them).
+  const releases = units.has("releases") ? loadReleases(c, dir, units.has("release_assets")) : undefined;
 
   const gitPath = join(dir, FILES.git);
   const git = existsSync(gitPath) ? await inspectMirror(gitPath) : undefined;

@@ -17,6 +17,7 @@ import { deleteRepo } from "../repo/delete.ts";
 import { gitDirOf } from "../repo/lookup.ts";
 import { FILES, deadlineUnix, parseRFC3339, type Unit } from "./format.ts";
 import { COMMENT_TYPES, loadDump, type LoadedDump } from "./load.ts";
+import { discardReleaseFiles, insertReleases, prepareReleases, type AuthorOf, type PreparedRelease } from "./release-restore.ts";
 
 export interface RestoreInput {
   /** `--repo_dir`: the dump's own directory (the one holding repo.yml), as Gitea's restore-repo reads it. */
@@ -34,13 +35,7 @@ export interface RestoreSummary {
   labels: number;
   issues: number;
   comments: number;
-}
-
-/** How a dumped person lands here: the account, or the Ghost carrying the original author's name. */
-interface Author {
-  posterId: number;
-  originalAuthor: string;
-  originalAuthorId: number;
+  releases: number;
 }
 
 const GHOST_ID = -1;
@@ -50,8 +45,8 @@ const GHOST_ID = -1;
  * the same name (case-insensitively); anyone else is recorded as the Ghost with their original name
  * and id, as Gitea 1.25 does for people it cannot match.
  */
-function authorMapper(tx: Tx, dump: LoadedDump): (id: number, name: string | undefined) => Author {
-  const ids: number[] = [];
+function authorMapper(tx: Tx, dump: LoadedDump): AuthorOf {
+  const ids: number[] = (dump.releases ?? []).map((r) => r.record.publisher_id);
   for (const i of dump.issues ?? []) ids.push(i.poster_id, ...(i.reactions ?? []).map((r) => r.user_id));
   for (const list of dump.comments.values()) {
     for (const cm of list) ids.push(cm.poster_id, ...(cm.reactions ?? []).map((r) => r.user_id));
@@ -87,6 +82,7 @@ interface ImportContext {
   defaultBranch: string;
   doer: UserRow;
   orgLabels: Map<string, { id: number }>;
+  releases: PreparedRelease[];
 }
 
 /** Every row of the restore, in the caller's one transaction. */
@@ -211,6 +207,7 @@ function importRows(tx: Tx, ctx: ImportContext): Omit<RestoreSummary, "fullName"
       }
     }
   }
+  insertReleases(tx, repo.id, ctx.releases, author);
   if (maxNumber > 0) data.raiseIssueIndex(tx, repo.id, maxNumber);
   data.recountAfterRestore(tx, repo.id, orgLabelsUsed);
   return {
@@ -219,17 +216,19 @@ function importRows(tx: Tx, ctx: ImportContext): Omit<RestoreSummary, "fullName"
     labels: dump.labels?.length ?? 0,
     issues: dump.issues?.length ?? 0,
     comments: commentCount,
+    releases: ctx.releases.length,
   };
 }
 
 /**
  * Gitea's restore-repo: a dump made by `dump-repo` (or by Gitea) becomes a repository of this
- * instance, new or existing but empty (no git branches or tags, issues, labels or milestones).
+ * instance, new or existing but empty (no git branches or tags, issues, labels, milestones or releases).
  *
  * Everything is checked first, every file against its schema and every reference between files,
  * and nothing is written when anything is wrong. Then the repository is created if needed, the git
- * data fetched into it, and every row written in one transaction; a failure there deletes the
- * repository this restore created, or takes the fetched branches out of the one it filled.
+ * data fetched into it, the release assets copied into storage, and every row written in one
+ * transaction; a failure there deletes the repository this restore created, or takes the fetched
+ * branches out of the one it filled, and removes the copied assets.
  */
 export async function restoreRepo(env: Env, input: RestoreInput): Promise<RestoreSummary> {
   const { units } = input;
@@ -263,13 +262,16 @@ export async function restoreRepo(env: Env, input: RestoreInput): Promise<Restor
       objectFormat: dump.git.objectFormat,
     }));
   const path = gitDirOf(env, owner, repo);
+  let releases: PreparedRelease[] = [];
   try {
     await fetchBranchesAndTags(path, join(input.repoDir, FILES.git));
     const heads = await readBranchHeads(path);
     if (heads.length) await setHead(path, defaultBranch);
-    const counts = writeTx(env.db, (tx) => importRows(tx, { repo, dump, units, heads, defaultBranch, doer, orgLabels }));
+    releases = await prepareReleases(env, path, dump.releases ?? []);
+    const counts = writeTx(env.db, (tx) => importRows(tx, { repo, dump, units, heads, defaultBranch, doer, orgLabels, releases }));
     return { fullName: `${owner.name}/${repo.name}`, created: !existing, ...counts };
   } catch (err) {
+    discardReleaseFiles(env, releases);
     if (!existing) {
       deleteRepo(env, owner, repo);
     } else {

@@ -8,6 +8,7 @@ import labelSchema from "./schemas/label.json";
 import milestoneSchema from "./schemas/milestone.json";
 import reactionSchema from "./schemas/reaction.json";
 import { parseRFC3339 } from "./format.ts";
+import { releaseFileSchema } from "./release-schema.ts";
 
 /**
  * Schema validation of a dump's files. Every problem names the file, the item (its 0-based position
@@ -82,7 +83,7 @@ const commentFileSchema: Schema = {
   },
 };
 
-export type SchemaName = "milestone" | "label" | "issue" | "comment";
+export type SchemaName = "milestone" | "label" | "issue" | "comment" | "release";
 
 let validators: Record<SchemaName, ValidateFunction> | undefined;
 
@@ -102,6 +103,7 @@ function compile(): Record<SchemaName, ValidateFunction> {
     issue: ajv.getSchema("issue.json")!,
     label: ajv.compile(labelFileSchema),
     comment: ajv.compile(commentFileSchema),
+    release: ajv.compile(releaseFileSchema),
   };
 }
 
