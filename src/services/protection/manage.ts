@@ -47,12 +47,12 @@ export interface ProtectionInput {
 
 const given = <T>(v: T | null | undefined): v is T => v !== undefined && v !== null;
 
-function requireNotArchived(rc: RepoContext): void {
+export function requireNotArchived(rc: RepoContext): void {
   if (rc.repo.isArchived) throw new HearthError(423, `${rc.owner.name}/${rc.repo.name} is archived`);
 }
 
 /** Gitea's GetUserIDsByNames: every name must be a user (422 naming the first that is not). */
-function userIdsByNames(env: Env, names: string[]): number[] {
+export function userIdsByNames(env: Env, names: string[]): number[] {
   return names.map((name) => {
     const u = users.getUserByName(env.db, name);
     if (!u || u.type !== UserType.Individual) throw new Invalid(`user does not exist [uid: 0, name: ${name}]`);
@@ -61,7 +61,7 @@ function userIdsByNames(env: Env, names: string[]): number[] {
 }
 
 /** Gitea's GetTeamIDsByNames for the owning organization: every name must be one of its teams. */
-function teamIdsByNames(env: Env, orgId: number, names: string[]): number[] {
+export function teamIdsByNames(env: Env, orgId: number, names: string[]): number[] {
   return names.map((name) => {
     const t = teams.getTeamByName(env.db, orgId, name);
     if (!t) throw new Invalid(`team does not exist [org_id ${orgId}, team_id 0, name: ${name}]`);
@@ -88,7 +88,7 @@ function filterUsers(env: Env, rc: RepoContext, current: number[], wanted: numbe
 }
 
 /** Gitea's GetTeamsWithAccessToAnyRepoUnit(read, code, pulls): the teams that may be whitelisted. */
-function teamsWithRepoAccess(env: Env, rc: RepoContext): TeamRow[] {
+export function teamsWithRepoAccess(env: Env, rc: RepoContext): TeamRow[] {
   const list = teams.teamsWithRepo(env.db, rc.repo.id).filter((t) => t.orgId === rc.owner.id);
   const units = teams.unitsOfTeams(
     env.db,

@@ -7,6 +7,7 @@ import { changedPaths, isForcePush, newestPushedCommit, type QuarantineEnv } fro
 import { gitDirOf } from "../repo/lookup.ts";
 import { rulesOf, firstMatch, type ProtectedBranchRule } from "./rules.ts";
 import { canUserForcePush, canUserPush } from "./permissions.ts";
+import { tagPushRefusal, tagRulesOf, type ProtectedTagRule } from "./tag-rules.ts";
 
 export interface PushedRef {
   old: string;
@@ -107,11 +108,15 @@ function checkPullRef(env: Env, ctx: PushContext, u: PushedRef): string | undefi
 export async function checkProtectedRefs(env: Env, ctx: PushContext, updates: PushedRef[]): Promise<string | undefined> {
   const perm = repoPermission(env, ctx.pusher, ctx.repo, ctx.owner);
   let rules: ProtectedBranchRule[] | undefined;
+  let tagRules: ProtectedTagRule[] | undefined;
   for (const u of updates) {
     let refusal: string | undefined;
     if (u.ref.startsWith("refs/heads/")) {
       rules ??= rulesOf(env, ctx.repo.id);
       refusal = await checkBranch(env, ctx, perm, rules, u, u.ref.slice("refs/heads/".length));
+    } else if (u.ref.startsWith("refs/tags/")) {
+      tagRules ??= tagRulesOf(env, ctx.repo.id);
+      refusal = tagPushRefusal(env, tagRules, u.ref.slice("refs/tags/".length), ctx.pusher.id);
     } else if (u.ref.startsWith("refs/pull/")) {
       refusal = checkPullRef(env, ctx, u);
     }

@@ -114,7 +114,7 @@ export async function createRelease(env: Env, rc: RepoContext, doer: UserRow, in
   // Converting a bare tag keeps Gitea's rule: the target is what the caller sent, even empty.
   const target = existing ? input.target : input.target || rc.repo.defaultBranch;
   const gitDir = gitDirOf(env, rc.owner, rc.repo);
-  const tagged = input.draft ? undefined : await publishTag(gitDir, doer, { name: input.tagName, target, message: input.tagMessage });
+  const tagged = input.draft ? undefined : await publishTag(env, rc.repo.id, gitDir, doer, { name: input.tagName, target, message: input.tagMessage });
   const now = nowUnix();
   const fields = {
     publisherId: doer.id,
@@ -172,7 +172,7 @@ export async function editRelease(env: Env, rc: RepoContext, doer: UserRow, rel:
     await validateTagName(tagName);
   }
   const gitDir = gitDirOf(env, rc.owner, rc.repo);
-  const tagged = draft ? undefined : await publishTag(gitDir, doer, { name: tagName, target, message: "" });
+  const tagged = draft ? undefined : await publishTag(env, rc.repo.id, gitDir, doer, { name: tagName, target, message: "" });
   const patch = {
     tagName,
     lowerTagName: tagName.toLowerCase(),

@@ -1,3 +1,4 @@
+import type { Env } from "../env.ts";
 import type { UserRow } from "../../db/schema/index.ts";
 import { Conflict, HearthError, Invalid, NotFound } from "../../lib/errors.ts";
 import { nowUnix } from "../../lib/time.ts";
@@ -6,6 +7,7 @@ import { countCommits } from "../../git/log.ts";
 import { resolveCommit } from "../../git/reflist.ts";
 import { RefUpdateError, isValidRefName } from "../../git/refs-write.ts";
 import { createTag, listTags } from "../../git/tags.ts";
+import { requireTagControl } from "../protection/tag-rules.ts";
 
 /**
  * Gitea's ErrInvalidTagName, which it answers with a 500 when git refuses the name; a caller can fix
@@ -31,15 +33,20 @@ export interface PublishedTag {
 /**
  * Gitea's createTag for a release being published: when the tag does not exist it is created at
  * `target` (a branch, tag or commit; 404 when it names nothing), annotated with the doer as tagger
- * when there is a message; then the tag's commit is read.
+ * when there is a message; then the tag's commit is read. Creating a protected tag needs the doer on
+ * its allow-list (Gitea's ErrProtectedTagName; Gitea checks the release's publisher, which is the
+ * doer except when someone else publishes a draft, where hearth checks who publishes).
  */
 export async function publishTag(
+  env: Env,
+  repoId: number,
   gitDir: string,
   doer: UserRow,
   input: { name: string; target: string; message: string },
 ): Promise<PublishedTag> {
   let created = false;
   if (!(await tagExists(gitDir, input.name))) {
+    requireTagControl(env, repoId, doer.id, input.name, `release tag name is protected [tag_name: ${input.name}]`);
     const commit = input.target ? await resolveCommit(gitDir, input.target) : undefined;
     if (!commit) throw new NotFound(`target "${input.target}" not found: object does not exist [id: ${input.target}, rel_path: ]`);
     try {

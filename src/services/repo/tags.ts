@@ -8,6 +8,7 @@ import { RefUpdateError, isValidRefName, isValidRefPattern, updateRefs } from ".
 import { createTag as gitCreateTag, listTags as gitListTags, readTagObject, tagNameBySha, type TagInfo, type TagObject } from "../../git/tags.ts";
 import { gitDirOf, type RepoContext } from "./lookup.ts";
 import { requireTagWithoutRelease, tagHasRelease, tagsDeleted } from "../release/tag-sync.ts";
+import { requireTagControl } from "../protection/tag-rules.ts";
 
 export type { TagInfo } from "../../git/tags.ts";
 
@@ -58,6 +59,7 @@ export async function createTag(env: Env, rc: RepoContext, doer: UserRow, input:
   if ((await gitListTags(gitDir, name)).length) throw new Conflict(`tag already exists [name: ${name}]`);
   // Gitea's IsReleaseExist: a draft release already claims the name.
   if (tagHasRelease(env, rc.repo.id, name)) throw new Conflict(`tag already exists [name: ${name}]`);
+  requireTagControl(env, rc.repo.id, doer.id, name, "user not allowed to create protected tag");
   try {
     await gitCreateTag(gitDir, {
       name,
@@ -79,11 +81,12 @@ export async function createTag(env: Env, rc: RepoContext, doer: UserRow, input:
 }
 
 /** DELETE /tags/{name}: removes the tag ref if it still points where it did. */
-export async function deleteTag(env: Env, rc: RepoContext, name: string): Promise<void> {
+export async function deleteTag(env: Env, rc: RepoContext, doer: UserRow, name: string): Promise<void> {
   const gitDir = gitDirOf(env, rc.owner, rc.repo);
   const tag = plausible(name) ? (await gitListTags(gitDir, name))[0] : undefined;
   if (!tag) throw new NotFound(NOT_FOUND);
   requireTagWithoutRelease(env, rc.repo.id, name);
+  requireTagControl(env, rc.repo.id, doer.id, name, "user not allowed to delete protected tag");
   try {
     await updateRefs(gitDir, [{ op: "delete", ref: `refs/tags/${name}`, old: tag.id }]);
   } catch (err) {

@@ -54,6 +54,7 @@ import { statusOperations } from "./repos/statuses.ts";
 import { branchProtectionOperations } from "./repos/branch-protections.ts";
 import { releaseOperations } from "./repos/releases.ts";
 import { releaseAttachmentOperations } from "./repos/release-attachments.ts";
+import { tagProtectionOperations } from "./repos/tag-protections.ts";
 import { peopleOperations } from "./repos/people.ts";
 
 /** Every /api/v1 operation hearth serves; the OpenAPI document and the route table both come from here. */
@@ -113,5 +114,6 @@ export const apiOperations: readonly AnyOperation[] = [
   ...branchProtectionOperations,
   ...releaseOperations,
   ...releaseAttachmentOperations,
+  ...tagProtectionOperations,
   ...peopleOperations,
 ];

@@ -80,7 +80,7 @@ export const tagOperations = [
     handler: async ({ env, principal, params, url }) => {
       const rc = codeRepo(env, principal, url, params);
       requireCodeWriter(rc, principal);
-      await deleteTag(env, rc, wildcard(params));
+      await deleteTag(env, rc, principal.user, wildcard(params));
       return reply.noContent();
     },
   }),

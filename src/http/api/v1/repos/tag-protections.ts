@@ -1,0 +1,111 @@
+import * as v from "valibot";
+import { operation, reply, type AnyOperation } from "../../../route.ts";
+import { RepoParams } from "../../../schemas/repo.ts";
+import { CreateTagProtectionOption, EditTagProtectionOption, TagProtection, TagProtectionParams } from "../../../schemas/tag-protection.ts";
+import {
+  createTagProtection,
+  deleteTagProtection,
+  editTagProtection,
+  getTagProtection,
+  listTagProtections,
+  tagAllowlistNames,
+  type TagProtectionInput,
+} from "../../../../services/protection/tag-manage.ts";
+import type { ProtectedTagRule } from "../../../../services/protection/tag-rules.ts";
+import type { RepoContext } from "../../../../services/repo/lookup.ts";
+import type { Env } from "../../../../services/env.ts";
+import type { Principal } from "../../../../auth/principal.ts";
+import { toAPITagProtection } from "../../../../convert/tag-protection.ts";
+import { repoFromPath } from "./context.ts";
+import { requireRepoAdmin } from "./repo.ts";
+
+/** Gitea's reqToken then reqAdmin on the whole group, after the repository was found. */
+function adminRepo(env: Env, principal: Principal | undefined, url: URL, params: { owner: string; repo: string }): RepoContext {
+  const rc = repoFromPath(env, principal, url, params);
+  requireRepoAdmin(principal, rc.perm.isAdmin());
+  return rc;
+}
+
+const json = (env: Env, rc: RepoContext, rule: ProtectedTagRule) => toAPITagProtection(rule, tagAllowlistNames(env, rc, rule));
+
+const inputOf = (b: v.InferOutput<typeof EditTagProtectionOption>): TagProtectionInput => ({
+  namePattern: b.name_pattern,
+  whitelistUsernames: b.whitelist_usernames,
+  whitelistTeams: b.whitelist_teams,
+});
+
+export const tagProtectionOperations: AnyOperation[] = [
+  operation({
+    method: "GET",
+    path: "/repos/:owner/:repo/tag_protections",
+    operationId: "repoListTagProtection",
+    tag: "repository",
+    summary: "List tag protections for a repository",
+    access: { scope: "repository", signIn: true },
+    params: RepoParams,
+    responses: { 200: v.array(TagProtection) },
+    handler: ({ env, principal, params, url }) => {
+      const rc = adminRepo(env, principal, url, params);
+      return listTagProtections(env, rc).map((r) => json(env, rc, r));
+    },
+  }),
+  operation({
+    method: "POST",
+    path: "/repos/:owner/:repo/tag_protections",
+    operationId: "repoCreateTagProtection",
+    tag: "repository",
+    summary: "Create a tag protections for a repository",
+    access: { scope: "repository", signIn: true },
+    params: RepoParams,
+    body: CreateTagProtectionOption,
+    responses: { 201: TagProtection },
+    handler: ({ env, principal, params, url, body }) => {
+      const rc = adminRepo(env, principal, url, params);
+      return reply.created(json(env, rc, createTagProtection(env, rc, inputOf(body))));
+    },
+  }),
+  operation({
+    method: "GET",
+    path: "/repos/:owner/:repo/tag_protections/:id",
+    operationId: "repoGetTagProtection",
+    tag: "repository",
+    summary: "Get a specific tag protection for the repository",
+    access: { scope: "repository", signIn: true },
+    params: TagProtectionParams,
+    responses: { 200: TagProtection },
+    handler: ({ env, principal, params, url }) => {
+      const rc = adminRepo(env, principal, url, params);
+      return json(env, rc, getTagProtection(env, rc, params.id));
+    },
+  }),
+  operation({
+    method: "PATCH",
+    path: "/repos/:owner/:repo/tag_protections/:id",
+    operationId: "repoEditTagProtection",
+    tag: "repository",
+    summary: "Edit a tag protections for a repository. Only fields that are set will be changed",
+    access: { scope: "repository", signIn: true },
+    params: TagProtectionParams,
+    body: EditTagProtectionOption,
+    responses: { 200: TagProtection },
+    handler: ({ env, principal, params, url, body }) => {
+      const rc = adminRepo(env, principal, url, params);
+      return json(env, rc, editTagProtection(env, rc, params.id, inputOf(body)));
+    },
+  }),
+  operation({
+    method: "DELETE",
+    path: "/repos/:owner/:repo/tag_protections/:id",
+    operationId: "repoDeleteTagProtection",
+    tag: "repository",
+    summary: "Delete a specific tag protection for the repository",
+    access: { scope: "repository", signIn: true },
+    params: TagProtectionParams,
+    responses: { 204: null },
+    handler: ({ env, principal, params, url }) => {
+      const rc = adminRepo(env, principal, url, params);
+      deleteTagProtection(env, rc, params.id);
+      return reply.noContent();
+    },
+  }),
+];
