@@ -6,6 +6,7 @@ import m3 from "../../migrations/0003_user_redirect.sql" with { type: "text" };
 import m4 from "../../migrations/0004_issues.sql" with { type: "text" };
 import m5 from "../../migrations/0005_pulls.sql" with { type: "text" };
 import m6 from "../../migrations/0006_protected_tags.sql" with { type: "text" };
+import m7 from "../../migrations/0007_webhooks.sql" with { type: "text" };
 
 export const migrations: readonly { tag: string; when: number; sql: string }[] = [
   { tag: "0000_init", when: 1795424040714, sql: m0 },
@@ -15,4 +16,5 @@ export const migrations: readonly { tag: string; when: number; sql: string }[] =
   { tag: "0004_issues", when: 1795436530295, sql: m4 },
   { tag: "0005_pulls", when: 1795440615477, sql: m5 },
   { tag: "0006_protected_tags", when: 1795448525784, sql: m6 },
+  { tag: "0007_webhooks", when: 1795450438034, sql: m7 },
 ];

@@ -5,3 +5,4 @@ export * from "./org.ts";
 export * from "./issue.ts";
 export * from "./pull.ts";
 export * from "./protected-tag.ts";
+export * from "./webhook.ts";
