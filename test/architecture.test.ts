@@ -70,12 +70,17 @@ describe("import rules (ARCHITECTURE.md)", () => {
     expect(violations((i) => i.layer === "services" && ["http", "convert", "auth"].includes(i.target))).toEqual([]);
   });
 
-  test("http/, convert/ and auth/ reach the data layer only through services (types excepted)", () => {
+  test("notify/ (event subscribers that build outward payloads) sits beside http/: it may use services and convert, never http", () => {
+    expect(violations((i) => i.layer === "notify" && i.target === "http")).toEqual([]);
+    expect(violations((i) => ["services", "models", "convert", "auth"].includes(i.layer) && i.target === "notify")).toEqual([]);
+  });
+
+  test("http/, convert/, notify/ and auth/ reach the data layer only through services (types excepted)", () => {
     // The permission function is the one data-backed rule of auth/: it reads memberships itself.
     expect(
       violations(
         (i) =>
-          ["http", "convert", "auth"].includes(i.layer) &&
+          ["http", "convert", "notify", "auth"].includes(i.layer) &&
           ["models", "db"].includes(i.target) &&
           !i.typeOnly &&
           !(i.from === "auth/permission.ts" && ["models", "db"].includes(i.target)),

@@ -11,6 +11,8 @@ export interface Env {
   log: Logger;
   /** Seals two-factor secrets. */
   twoFactorBox: SecretBox;
+  /** Seals webhooks' Authorization header values. */
+  webhookBox: SecretBox;
   /** When each access token's last use was last written (Unix seconds), to throttle those writes. */
   tokenTouches: Map<number, number>;
   /** Repacks repositories in the background after pushes. */
@@ -18,7 +20,12 @@ export interface Env {
 }
 
 export function createEnv(settings: Settings, db: DB, log: Logger): Env {
-  return { settings, db, log, twoFactorBox: new SecretBox(settings.security.secretKey, "two_factor"),
+  return {
+    settings,
+    db,
+    log,
+    twoFactorBox: new SecretBox(settings.security.secretKey, "two_factor"),
+    webhookBox: new SecretBox(settings.security.secretKey, "webhook_authorization"),
     tokenTouches: new Map(),
     housekeeper: new Housekeeper(log),
   };
