@@ -92,8 +92,8 @@ export interface APITimelineComment {
 
 /**
  * Gitea's convert.ToTimelineComment. Users are rendered as for an anonymous viewer, as Gitea passes
- * no doer for them; issues are rendered for the doer. Teams as assignees, projects and reviews do
- * not exist in hearth, so `assignee_team`, `resolve_doer` are null and the ids 0.
+ * no doer for them; issues are rendered for the doer. Teams as assignees, projects and resolved
+ * conversations do not exist in hearth, so `assignee_team`, `resolve_doer` are null and the project ids 0.
  */
 export function toAPITimelineComment(settings: Settings, v: TimelineView, doer: UserRow | undefined): APITimelineComment {
   const { comment, context } = v;
@@ -124,7 +124,7 @@ export function toAPITimelineComment(settings: Settings, v: TimelineView, doer: 
     ref_comment: v.refComment ? toAPIComment(settings, v.refComment) : null,
     ref_action: REF_ACTIONS[comment.refAction] ?? "",
     ref_commit_sha: comment.commitSha,
-    review_id: 0,
+    review_id: comment.reviewId,
     label: v.label ? toAPILabel(settings, v.label.row, v.label.home) : null,
     assignee: v.assignee ? toAPIUser(settings, v.assignee, undefined) : null,
     assignee_team: null,

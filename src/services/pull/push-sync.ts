@@ -8,6 +8,7 @@ import { recheckPull } from "./check.ts";
 import { syncPullHead, pullHeadCommit } from "./head-ref.ts";
 import { sideOf } from "./lookup.ts";
 import { commitsSince, recordPushComment } from "./push-comment.ts";
+import { reviewsAfterPush } from "./review-push.ts";
 
 export interface PushedRef {
   ref: string;
@@ -70,6 +71,7 @@ async function syncBranch(env: Env, repoId: number, pusherId: number, branch: st
         commitIds = await commitsSince(base.gitDir, after, before, ...(baseHead ? [baseHead.commitId] : []));
       }
       if (commitIds.length) writeTx(env.db, (tx) => recordPushComment(tx, issue, pusherId, commitIds, force));
+      await reviewsAfterPush(env, pull, issue, pusherId, before, after);
     }
     await recheckPull(env, pull.id);
   }
