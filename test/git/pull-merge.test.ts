@@ -241,6 +241,23 @@ describe("branch protection on merge, and merging when checks succeed", () => {
     // bob (a writer, not an admin) cannot force; alice (owner) can.
     expect((await merge(n, { Do: "merge", force_merge: true }, bobToken)).status).toBe(405);
     expect((await merge(n, { Do: "merge", force_merge: true })).status).toBe(200);
+  });
+
+  test("an official approval satisfies the rule; a scheduled merge waiting for it happens when it is given", async () => {
+    const n = await openPull("m-approved", [{ "approved.txt": "1\n" }]);
+    expect((await merge(n, { Do: "merge", merge_when_checks_succeed: true }, bobToken)).status).toBe(201);
+    await autoMergeIdle(t.env);
+    expect((await pull(n)).merged).toBe(false);
+    // carol only reads: her approval is not official and does not count.
+    await t.ok("POST", api(`/pulls/${n}/reviews`), carolToken, { event: "APPROVED", body: "fine by me" });
+    await autoMergeIdle(t.env);
+    expect((await pull(n)).merged).toBe(false);
+    await t.ok("POST", api(`/pulls/${n}/reviews`), aliceToken, { event: "APPROVED", body: "ship it" });
+    await Bun.sleep(20);
+    await autoMergeIdle(t.env);
+    const p = await pull(n);
+    expect(p.merged).toBe(true);
+    expect(p.merged_by.login).toBe("bob");
     await t.ok("DELETE", api("/branch_protections/main"), aliceToken, undefined, 204);
   });
 
