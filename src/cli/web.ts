@@ -86,6 +86,8 @@ export const webCommand: Command = {
       config: settings.configFile,
       database: settings.database.path,
     });
+    // Background work left from before (webhook deliveries of a previous run) resumes now.
+    env.queue.start();
     if (countUsers(env) === 0) {
       log.info(
         `no users yet: create the first administrator with \`${selfCommand()} admin user create --admin --username NAME --email EMAIL --password PASSWORD --config ${settings.configFile}\``,
@@ -120,6 +122,8 @@ export const webCommand: Command = {
       process.on("SIGTERM", stop);
     });
     clearInterval(daily);
+    // Deliveries under way finish (DELIVER_TIMEOUT bounds them); the rest wait in the database for the next start.
+    await env.queue.stop();
     await env.housekeeper.stop();
     // Mail still queued gets its last try (retries without their delay) before the process ends.
     await closeMail(env);

@@ -2,6 +2,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import { ConfigError, ConfigReader } from "./reader.ts";
 import { ROOT_SECTION, type RawConfig } from "./ini-source.ts";
 import { readMailer, type MailerSettings } from "./mailer.ts";
+import { readWebhook, type WebhookSettings } from "./webhook.ts";
 
 export const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "critical", "fatal", "none"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -86,6 +87,7 @@ export interface Settings {
   };
   attachment: { enabled: boolean; allowedTypes: string; maxSize: number; maxFiles: number };
   mailer: MailerSettings;
+  webhook: WebhookSettings;
   ui: { defaultTheme: string; reactions: string[]; customEmojis: string[] };
   log: { level: LogLevel };
 }
@@ -243,6 +245,7 @@ export function buildSettings(raw: RawConfig, inputs: SettingsInputs): { setting
       maxFiles: r.int("attachment", "MAX_FILES", 5, { min: 0 }),
     },
     mailer: readMailer(r),
+    webhook: readWebhook(r),
     ui: {
       defaultTheme: r.string("ui", "DEFAULT_THEME", "gitea-auto"),
       reactions: list(r.string("ui", "REACTIONS", "+1, -1, laugh, hooray, confused, heart, rocket, eyes")),

@@ -1,5 +1,6 @@
 import { Database } from "bun:sqlite";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
+import { sql } from "drizzle-orm";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import * as schema from "./schema/index.ts";
@@ -34,4 +35,20 @@ export function openDatabase(path: string): Database_ {
 /** Runs `fn` in a `BEGIN IMMEDIATE` transaction: the write lock is taken up front, so no deadlock on upgrade. */
 export function writeTx<T>(db: DB, fn: (tx: Tx) => T): T {
   return db.transaction(fn, { behavior: "immediate" });
+}
+
+/**
+ * Runs `fn` (one statement in autocommit, or its own transaction) with commits that skip the fsync
+ * of synchronous=FULL (2 ms here): for bookkeeping whose loss in a power cut is harmless and only
+ * repeats work, such as a work queue's lease or a finished run's record (the run would simply
+ * happen again). The write-ahead log keeps such commits in order and the next FULL commit makes
+ * them durable. Never for anything a user was told is saved.
+ */
+export function relaxedSync<T>(db: DB, fn: () => T): T {
+  db.run(sql`PRAGMA synchronous = NORMAL`);
+  try {
+    return fn();
+  } finally {
+    db.run(sql`PRAGMA synchronous = FULL`);
+  }
 }

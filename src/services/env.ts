@@ -3,6 +3,8 @@ import type { DB } from "../db/client.ts";
 import type { Logger } from "../lib/log.ts";
 import { SecretBox } from "../crypto/secretbox.ts";
 import { Housekeeper } from "./repo/housekeeping.ts";
+import { WorkQueue } from "../queue/work-queue.ts";
+import { registerWebhookDelivery } from "./webhook/deliver.ts";
 
 /** What every service call runs against: settings, the database and the logger of this process. */
 export interface Env {
@@ -17,10 +19,12 @@ export interface Env {
   tokenTouches: Map<number, number>;
   /** Repacks repositories in the background after pushes. */
   housekeeper: Housekeeper;
+  /** Persistent background work (webhook deliveries): started by the server (`queue.start()`), not by admin commands. */
+  queue: WorkQueue;
 }
 
 export function createEnv(settings: Settings, db: DB, log: Logger): Env {
-  return {
+  const env: Env = {
     settings,
     db,
     log,
@@ -28,5 +32,8 @@ export function createEnv(settings: Settings, db: DB, log: Logger): Env {
     webhookBox: new SecretBox(settings.security.secretKey, "webhook_authorization"),
     tokenTouches: new Map(),
     housekeeper: new Housekeeper(log),
+    queue: new WorkQueue(db, log),
   };
+  registerWebhookDelivery(env);
+  return env;
 }

@@ -52,6 +52,7 @@ export function makeTestApp(ini = "", opts: { listen?: boolean } = {}): TestApp 
   const database = openDatabase(settings.database.path);
   const env = createEnv(settings, database.db, createLogger("none"));
   const app = createApp(env);
+  env.queue.start();
   let baseUrl = ROOT_URL;
   let server: ReturnType<typeof Bun.serve> | undefined;
   if (opts.listen) {
@@ -72,6 +73,7 @@ export function makeTestApp(ini = "", opts: { listen?: boolean } = {}): TestApp 
   }
   afterAll(async () => {
     server?.stop(true);
+    await env.queue.stop();
     await env.housekeeper.stop();
     database.close();
     rmSync(dir, { recursive: true, force: true });

@@ -18,6 +18,8 @@ import { selfCommand } from "./hook-command.ts";
 import { initialFiles, labelTemplate } from "./templates/index.ts";
 import { insertLabel } from "../../models/label.ts";
 import { watchRepo } from "./watch.ts";
+import { repoEvents } from "../events/repo-events.ts";
+import { copyDefaultHooksToRepo } from "../webhook/hooks.ts";
 
 export interface CreateRepoInput {
   owner: UserRow;
@@ -142,13 +144,18 @@ export async function createRepo(env: Env, input: CreateRepoInput): Promise<Repo
     }
     // Gitea's [service] AUTO_WATCH_NEW_REPOS (default true): the creator watches the new repository.
     watchRepo(env, input.doer.id, row.id, tx);
+    // Gitea copies the site's default webhooks into every new repository (CopyDefaultWebhooksToRepo).
+    copyDefaultHooksToRepo(env, tx, row.id);
     return row;
   });
 
   const path = gitDirOf(env, input.owner, repo);
   try {
     await initBareRepo(path, { defaultBranch, objectFormat, hookCommand: selfCommand() });
-    if (files.length === 0) return repo;
+    if (files.length === 0) {
+      repoEvents.emit(env, { kind: "created", repo, owner: input.owner, doer: input.doer });
+      return repo;
+    }
     const signature = { name: input.doer.fullName || input.doer.name, email: input.doer.email, unix: now };
     await commitFiles(path, {
       branch: defaultBranch,
@@ -160,7 +167,7 @@ export async function createRepo(env: Env, input: CreateRepoInput): Promise<Repo
       committer: signature,
     });
     const head = await readBranchHead(path, defaultBranch);
-    return writeTx(env.db, (tx) => {
+    const done = writeTx(env.db, (tx) => {
       if (head) {
         branchModel.upsertBranch(
           tx,
@@ -171,6 +178,8 @@ export async function createRepo(env: Env, input: CreateRepoInput): Promise<Repo
       }
       return repos.updateRepo(tx, repo.id, { isEmpty: false })!;
     });
+    repoEvents.emit(env, { kind: "created", repo: done, owner: input.owner, doer: input.doer });
+    return done;
   } catch (err) {
     removeRepo(path);
     writeTx(env.db, (tx) => repos.deleteRepoRow(tx, repo.id));

@@ -1,6 +1,7 @@
 import { existsSync, renameSync } from "node:fs";
 import type { Env } from "../env.ts";
 import { writeTx } from "../../db/client.ts";
+import { deleteRepoWebhooks } from "../../models/webhook.ts";
 import type { RepoRow, UserRow } from "../../db/schema/index.ts";
 import * as repos from "../../models/repo.ts";
 import { clearRepoStars } from "../../models/star.ts";
@@ -10,12 +11,14 @@ import { removeRepo } from "../../git/repo-init.ts";
 import { gitDirOf } from "./lookup.ts";
 import { attachmentsOfRepo } from "../../models/attachment.ts";
 import { removeAttachmentFiles } from "../issue/attachments.ts";
+import { repoEvents } from "../events/repo-events.ts";
 
 /**
  * Deletes a repository and everything hanging off it. The git directory is first moved aside, so a
- * failed database delete can put it back; once the row is gone the directory is removed.
+ * failed database delete can put it back; once the row is gone the directory is removed. A
+ * deletion someone asked for (`doer`) is announced.
  */
-export function deleteRepo(env: Env, owner: UserRow, repo: RepoRow): void {
+export function deleteRepo(env: Env, owner: UserRow, repo: RepoRow, doer?: UserRow): void {
   const path = gitDirOf(env, owner, repo);
   const trash = `${path}.deleting-${process.pid}-${Date.now()}`;
   const moved = existsSync(path);
@@ -29,6 +32,7 @@ export function deleteRepo(env: Env, owner: UserRow, repo: RepoRow): void {
       removeRepoFromTeams(tx, repo.id);
       // Labels have no foreign key to their repository; its organization's labels lose the issues that went with it.
       deleteLabelsOf(tx, { repoId: repo.id });
+      deleteRepoWebhooks(tx, repo.id);
       repos.deleteRepoRow(tx, repo.id);
       recountOrgLabels(tx, repo.ownerId);
     });
@@ -39,6 +43,7 @@ export function deleteRepo(env: Env, owner: UserRow, repo: RepoRow): void {
   if (moved) removeRepo(trash);
   // The attachment rows went with the repository (cascade); their files go now.
   removeAttachmentFiles(env, files);
+  if (doer) repoEvents.emit(env, { kind: "deleted", repo, owner, doer });
 }
 
 /** Every repository an account owns, for deleting the account with purge. */

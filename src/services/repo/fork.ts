@@ -14,6 +14,8 @@ import { gitDirOf, type RepoContext } from "./lookup.ts";
 import { selfCommand } from "./hook-command.ts";
 import { repoLimit } from "./create.ts";
 import { visibleOwnerKinds, type Paging } from "./list.ts";
+import { repoEvents } from "../events/repo-events.ts";
+import { copyDefaultHooksToRepo } from "../webhook/hooks.ts";
 
 export interface ForkInput {
   doer: UserRow;
@@ -106,6 +108,8 @@ export async function forkRepo(env: Env, input: ForkInput): Promise<RepoRow> {
     });
     repos.incrementForks(tx, src.id, 1);
     watchModel.addWatch(tx, doer.id, row.id, now);
+    // Gitea copies the site's default webhooks into every new repository (CopyDefaultWebhooksToRepo).
+    copyDefaultHooksToRepo(env, tx, row.id);
     return row;
   });
 
@@ -126,7 +130,7 @@ export async function forkRepo(env: Env, input: ForkInput): Promise<RepoRow> {
       hookCommand: selfCommand(),
     });
     const heads = await readBranchHeads(path);
-    return writeTx(env.db, (tx) => {
+    const done = writeTx(env.db, (tx) => {
       branchModel.replaceBranches(
         tx,
         fork.id,
@@ -135,6 +139,8 @@ export async function forkRepo(env: Env, input: ForkInput): Promise<RepoRow> {
       );
       return repos.getRepoById(tx, fork.id)!;
     });
+    repoEvents.emit(env, { kind: "forked", repo: done, owner, source: src, sourceOwner: source.owner, doer });
+    return done;
   } catch (err) {
     removeRepo(path);
     cleanup();

@@ -1,4 +1,5 @@
 import type { Env } from "../env.ts";
+import { deleteOwnerWebhooks } from "../../models/webhook.ts";
 import { writeTx, type Tx } from "../../db/client.ts";
 import { deleteAllTokens } from "../../models/token.ts";
 import { deleteAllOwnedRepos, ownsRepos } from "../repo/delete.ts";
@@ -225,6 +226,7 @@ export function deleteUser(env: Env, doer: UserRow | undefined, target: UserRow,
     }
     clearUserStars(tx, target.id);
     clearUserWatches(tx, target.id);
+    deleteOwnerWebhooks(tx, target.id);
     users.deleteUserRow(tx, target.id);
   });
 }

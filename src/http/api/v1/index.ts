@@ -56,6 +56,10 @@ import { releaseOperations } from "./repos/releases.ts";
 import { releaseAttachmentOperations } from "./repos/release-attachments.ts";
 import { tagProtectionOperations } from "./repos/tag-protections.ts";
 import { peopleOperations } from "./repos/people.ts";
+import { repoHookOperations } from "./repos/hooks.ts";
+import { orgHookOperations } from "./orgs/hooks.ts";
+import { userHookOperations } from "./user/hooks.ts";
+import { adminHookOperations } from "./admin/hooks.ts";
 
 /** Every /api/v1 operation hearth serves; the OpenAPI document and the route table both come from here. */
 export const apiOperations: readonly AnyOperation[] = [
@@ -116,4 +120,8 @@ export const apiOperations: readonly AnyOperation[] = [
   ...releaseAttachmentOperations,
   ...tagProtectionOperations,
   ...peopleOperations,
+  ...repoHookOperations,
+  ...orgHookOperations,
+  ...userHookOperations,
+  ...adminHookOperations,
 ];

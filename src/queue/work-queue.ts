@@ -1,0 +1,270 @@
+import { relaxedSync, type DB, type Tx } from "../db/client.ts";
+import type { Logger } from "../lib/log.ts";
+import {
+  claimQueueItems,
+  countQueueItemsIn,
+  deleteQueueItem,
+  insertQueueItem,
+  nextQueueItemDueMs,
+  rescheduleQueueItem,
+} from "../models/queue.ts";
+
+/** The item being run, as its handler sees it. */
+export interface Job {
+  id: number;
+  /** Runs started for this item, this one included (a run cut short by a crash counts too). */
+  attempts: number;
+  /**
+   * Settles the item inside the handler's own transaction (done, or `retryInMs`), so its outcome
+   * and its writes commit together, in one commit instead of two; what the handler then returns
+   * is ignored. Without it the queue settles the item after the handler returns.
+   */
+  complete(tx: Tx, result?: JobResult): void;
+}
+
+/**
+ * What a handler answers: nothing (done, the item is deleted) or "run me again in `retryInMs`".
+ * Giving up is the handler's call: it answers done. A handler that throws is retried by the
+ * queue's own policy (backoff, then dropped after `maxAttempts`).
+ */
+export type JobResult = void | { retryInMs: number };
+
+export type JobHandler<T> = (payload: T, job: Job) => Promise<JobResult>;
+
+export interface QueueOptions {
+  /** Items of this queue run at the same time, at most. */
+  concurrency: number;
+  /**
+   * How long a claimed item stays reserved for its worker. Longer than any run can take: when it
+   * runs out the item is claimable again (that is how a crash mid-run is recovered).
+   */
+  leaseMs: number;
+  /** For a handler that throws: attempts after which the item is dropped (and logged). */
+  maxAttempts: number;
+  /** For a handler that throws: the wait before attempt `attempts + 1`. */
+  backoffMs: (attempts: number) => number;
+  /** Runs when the workers start, before the first claim (e.g. to queue work recorded elsewhere). */
+  onStart?: () => void;
+}
+
+const DEFAULTS: QueueOptions = {
+  concurrency: 4,
+  leaseMs: 5 * 60_000,
+  maxAttempts: 10,
+  backoffMs: (n) => Math.min(10_000 * 2 ** (n - 1), 3_600_000),
+};
+
+/** Timers are capped so a far-away item never overflows setTimeout (and a clock change is caught up). */
+const MAX_TIMER_MS = 60 * 60_000;
+
+interface Registered {
+  name: string;
+  handler: JobHandler<unknown>;
+  options: QueueOptions;
+  running: number;
+}
+
+/**
+ * A persistent work queue over the queue_item table with in-process workers. Items are put inside
+ * the caller's transaction, so a change and the work it calls for commit together or not at all.
+ * A put wakes the workers (no polling); a timer waits for the next retry. Delivery is at least
+ * once: an item is deleted only after its handler finished, so a crash leaves it leased until the
+ * lease expires, then it runs again.
+ */
+export class WorkQueue {
+  private readonly queues = new Map<string, Registered>();
+  private started = false;
+  private stopped = false;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private timerAt = Infinity;
+  private wakeScheduled = false;
+  private readonly inFlight = new Set<Promise<void>>();
+  private idleWaiters: (() => void)[] = [];
+
+  constructor(
+    private readonly db: DB,
+    private readonly log: Logger,
+  ) {}
+
+  /** Declares a queue and its handler; items of unregistered queues stay in the table untouched. */
+  register<T>(name: string, handler: JobHandler<T>, options: Partial<QueueOptions> = {}): void {
+    if (this.queues.has(name)) throw new Error(`queue ${name} is already registered`);
+    const q: Registered = { name, handler: handler as JobHandler<unknown>, options: { ...DEFAULTS, ...options }, running: 0 };
+    this.queues.set(name, q);
+    if (this.started) {
+      this.runOnStart(q);
+      this.wake();
+    }
+  }
+
+  /** Adds an item, in `tx` (the caller's transaction); it runs once that commits and it is due. */
+  put(tx: Tx, queue: string, payload: unknown, opts: { delayMs?: number } = {}): number {
+    const now = Date.now();
+    const row = insertQueueItem(tx, queue, JSON.stringify(payload), now + (opts.delayMs ?? 0), now);
+    // After the current synchronous work, so after the caller's transaction has committed.
+    this.wake();
+    return row.id;
+  }
+
+  /** Starts the workers: items left from before (a restart, a crash) run now. */
+  start(): void {
+    if (this.started || this.stopped) return;
+    this.started = true;
+    for (const q of this.queues.values()) this.runOnStart(q);
+    this.pump();
+  }
+
+  private runOnStart(q: Registered): void {
+    try {
+      q.options.onStart?.();
+    } catch (err) {
+      this.log.error(`work queue ${q.name}: start-up step failed`, { error: (err as Error).message });
+    }
+  }
+
+  /** Stops claiming, and waits for the runs under way to finish. Items not yet run stay for the next start. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+    this.resolveIdle();
+  }
+
+  /**
+   * Resolves once nothing runs and no item of a registered queue is left, retries included (for
+   * tests and benchmarks; with long retry delays this waits as long). At once once stopped.
+   */
+  idle(): Promise<void> {
+    if (this.stopped || this.isIdle()) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private isIdle(): boolean {
+    return this.inFlight.size === 0 && countQueueItemsIn(this.db, [...this.queues.keys()]) === 0;
+  }
+
+  private resolveIdle(): void {
+    if (this.idleWaiters.length === 0) return;
+    if (!this.stopped && !this.isIdle()) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const w of waiters) w();
+  }
+
+  /** Coalesces wake-ups: one pump per turn of the event loop, whatever the number of puts. */
+  private wake(): void {
+    if (!this.started || this.stopped || this.wakeScheduled) return;
+    this.wakeScheduled = true;
+    setImmediate(() => {
+      this.wakeScheduled = false;
+      this.pump();
+    });
+  }
+
+  /** Claims what is due, up to each queue's free capacity, runs it, and sets the timer for what is not due yet. */
+  private pump(): void {
+    if (!this.started || this.stopped) return;
+    try {
+      // Only a queue with room left after claiming has nothing due: then the timer is needed for
+      // what comes later. A full queue is pumped again as its runs finish.
+      let drained = false;
+      for (const q of this.queues.values()) {
+        const free = q.options.concurrency - q.running;
+        if (free <= 0) continue;
+        const now = Date.now();
+        const leaseUntil = now + q.options.leaseMs;
+        // A lease lost in a crash only makes the item claimable again: no fsync needed for it.
+        const claimed = relaxedSync(this.db, () => claimQueueItems(this.db, q.name, now, leaseUntil, free));
+        for (const item of claimed) {
+          this.run(q, item.id, item.payload, item.attempts, leaseUntil);
+        }
+        if (claimed.length < free) drained = true;
+      }
+      if (drained) this.armTimer();
+    } catch (err) {
+      // The database is busy or closing: try again shortly rather than stall.
+      this.log.error("work queue: claiming failed", { error: (err as Error).message });
+      this.armTimer(Date.now() + 1000);
+    }
+    this.resolveIdle();
+  }
+
+  private armTimer(at?: number): void {
+    const next = at ?? nextQueueItemDueMs(this.db, [...this.queues.keys()]);
+    const now = Date.now();
+    if (next === undefined) return;
+    if (next <= now) {
+      // Due now: either a queue is at capacity (a finishing run pumps again) or it was claimed in between.
+      const hasRoom = [...this.queues.values()].some((q) => q.running < q.options.concurrency);
+      if (hasRoom && this.inFlight.size === 0) this.wake();
+      return;
+    }
+    const target = Math.min(next, now + MAX_TIMER_MS);
+    if (this.timer && this.timerAt <= target) return;
+    clearTimeout(this.timer);
+    this.timerAt = target;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.timerAt = Infinity;
+      this.pump();
+    }, target - now);
+    this.timer.unref?.();
+  }
+
+  /** Deletes a finished item, or puts it back for later; only while `leaseUntil` is still its lease. */
+  private settle(tx: Tx, id: number, leaseUntil: number, result: JobResult): void {
+    if (result && typeof result.retryInMs === "number") {
+      rescheduleQueueItem(tx, id, leaseUntil, Date.now() + Math.max(0, result.retryInMs));
+    } else {
+      deleteQueueItem(tx, id, leaseUntil);
+    }
+  }
+
+  private run(q: Registered, id: number, rawPayload: string, attempts: number, leaseUntil: number): void {
+    q.running++;
+    let settled = false;
+    const job: Job = {
+      id,
+      attempts,
+      complete: (tx, result) => {
+        if (settled) return;
+        this.settle(tx, id, leaseUntil, result);
+        settled = true;
+      },
+    };
+    const p = (async () => {
+      let result: JobResult;
+      try {
+        result = await q.handler(JSON.parse(rawPayload), job);
+      } catch (err) {
+        if (settled) {
+          this.log.error(`work queue ${q.name}: a run failed after settling its item`, { id, error: (err as Error)?.message ?? String(err) });
+          return;
+        }
+        if (attempts >= q.options.maxAttempts) {
+          this.log.error(`work queue ${q.name}: giving up on an item`, { id, attempts, error: (err as Error)?.message ?? String(err) });
+          result = undefined;
+        } else {
+          this.log.warn(`work queue ${q.name}: run failed, retrying`, { id, attempts, error: (err as Error)?.message ?? String(err) });
+          result = { retryInMs: q.options.backoffMs(attempts) };
+        }
+      }
+      if (settled) return;
+      try {
+        // Lost in a crash, the run would only happen again (the lease expires): no fsync needed.
+        relaxedSync(this.db, () => this.settle(this.db, id, leaseUntil, result));
+      } catch (err) {
+        // The lease will run out and the item run again: at least once, never lost.
+        this.log.error(`work queue ${q.name}: could not record a run`, { id, error: (err as Error).message });
+      }
+    })().finally(() => {
+      q.running--;
+      this.inFlight.delete(p);
+      // Coalesced: runs finishing in the same turn share one claim (one commit) for what follows.
+      if (!this.stopped) this.wake();
+      this.resolveIdle();
+    });
+    this.inFlight.add(p);
+  }
+}

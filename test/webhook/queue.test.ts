@@ -1,0 +1,196 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openDatabase, writeTx, type Database_ } from "../../src/db/client.ts";
+import { createLogger } from "../../src/lib/log.ts";
+import { WorkQueue, type Job } from "../../src/queue/work-queue.ts";
+import { claimQueueItems, countQueueItems } from "../../src/models/queue.ts";
+import { queueItems } from "../../src/db/schema/index.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "hearth-queue-"));
+const opened: Database_[] = [];
+const queues: WorkQueue[] = [];
+afterAll(async () => {
+  for (const q of queues) await q.stop();
+  for (const d of opened) d.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+let n = 0;
+/** A fresh database file (or the one given) and a queue over it. */
+function setup(path = join(dir, `q${++n}.db`)) {
+  const database = openDatabase(path);
+  opened.push(database);
+  const queue = new WorkQueue(database.db, createLogger("none"));
+  queues.push(queue);
+  return { path, db: database.db, queue };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe("persistent work queue", () => {
+  test("an item put in a committed transaction runs at once (woken, not polled); a rolled-back one never", async () => {
+    const { db, queue } = setup();
+    const seen: { v: number; at: number }[] = [];
+    queue.register<{ v: number }>("t", async (p) => {
+      seen.push({ v: p.v, at: Date.now() });
+    });
+    queue.start();
+    expect(() =>
+      writeTx(db, (tx) => {
+        queue.put(tx, "t", { v: 1 });
+        throw new Error("rollback");
+      }),
+    ).toThrow("rollback");
+    const putAt = Date.now();
+    writeTx(db, (tx) => queue.put(tx, "t", { v: 2 }));
+    await queue.idle();
+    expect(seen.map((s) => s.v)).toEqual([2]);
+    expect(seen[0]!.at - putAt).toBeLessThan(100);
+    expect(countQueueItems(db, "t")).toBe(0);
+  });
+
+  test("a failing run is retried after its backoff, with the attempt count, and dropped after maxAttempts", async () => {
+    const { db, queue } = setup();
+    const runs: { attempts: number; at: number }[] = [];
+    queue.register<object>(
+      "t",
+      async (_p, job: Job) => {
+        runs.push({ attempts: job.attempts, at: Date.now() });
+        throw new Error("receiver down");
+      },
+      { maxAttempts: 3, backoffMs: (k) => 40 * k },
+    );
+    queue.start();
+    writeTx(db, (tx) => queue.put(tx, "t", {}));
+    await queue.idle();
+    expect(runs.map((r) => r.attempts)).toEqual([1, 2, 3]);
+    // Waits of 40 ms then 80 ms (timers may fire a little early or late; never much earlier).
+    expect(runs[1]!.at - runs[0]!.at).toBeGreaterThanOrEqual(35);
+    expect(runs[2]!.at - runs[1]!.at).toBeGreaterThanOrEqual(75);
+    expect(countQueueItems(db, "t")).toBe(0);
+  });
+
+  test("the handler decides: `retryInMs` reschedules, a plain return finishes", async () => {
+    const { db, queue } = setup();
+    const runs: number[] = [];
+    queue.register<object>("t", async (_p, job) => {
+      runs.push(job.attempts);
+      return job.attempts < 4 ? { retryInMs: 5 } : undefined;
+    });
+    queue.start();
+    writeTx(db, (tx) => queue.put(tx, "t", {}));
+    await queue.idle();
+    expect(runs).toEqual([1, 2, 3, 4]);
+  });
+
+  test("a delayed item waits for its time", async () => {
+    const { db, queue } = setup();
+    let ranAt = 0;
+    queue.register<object>("t", async () => {
+      ranAt = Date.now();
+    });
+    queue.start();
+    const putAt = Date.now();
+    writeTx(db, (tx) => queue.put(tx, "t", {}, { delayMs: 120 }));
+    await queue.idle();
+    expect(ranAt - putAt).toBeGreaterThanOrEqual(115);
+  });
+
+  test("concurrency is bounded per queue", async () => {
+    const { db, queue } = setup();
+    let running = 0;
+    let most = 0;
+    let done = 0;
+    queue.register<object>(
+      "t",
+      async () => {
+        running++;
+        most = Math.max(most, running);
+        await sleep(15);
+        running--;
+        done++;
+      },
+      { concurrency: 3 },
+    );
+    queue.start();
+    writeTx(db, (tx) => {
+      for (let i = 0; i < 10; i++) queue.put(tx, "t", { i });
+    });
+    await queue.idle();
+    expect(done).toBe(10);
+    expect(most).toBe(3);
+  });
+
+  test("stop() waits for the run under way; items not run stay and run at the next start (a restart)", async () => {
+    const first = setup();
+    const ran: number[] = [];
+    let release!: () => void;
+    first.queue.register<{ i: number }>(
+      "t",
+      async (p) => {
+        if (p.i === 0) await new Promise<void>((r) => (release = r));
+        ran.push(p.i);
+      },
+      { concurrency: 1 },
+    );
+    first.queue.start();
+    writeTx(first.db, (tx) => {
+      for (let i = 0; i < 3; i++) first.queue.put(tx, "t", { i });
+    });
+    await sleep(20);
+    const stopped = first.queue.stop();
+    let stopDone = false;
+    void stopped.then(() => (stopDone = true));
+    await sleep(20);
+    expect(stopDone).toBe(false);
+    release();
+    await stopped;
+    expect(ran).toEqual([0]);
+    expect(countQueueItems(first.db, "t")).toBe(2);
+
+    const second = setup(first.path);
+    second.queue.register<{ i: number }>("t", async (p) => {
+      ran.push(p.i);
+    });
+    second.queue.start();
+    await second.queue.idle();
+    expect(ran.sort()).toEqual([0, 1, 2]);
+  });
+
+  test("an item leased by a worker that died runs again once the lease expires, not before", async () => {
+    const { db, queue, path } = setup();
+    writeTx(db, (tx) => queue.put(tx, "t", { x: 1 }));
+    // A process claims it with a 250 ms lease, then crashes mid-run.
+    const claimedAt = Date.now();
+    expect(claimQueueItems(db, "t", claimedAt, claimedAt + 250, 10)).toHaveLength(1);
+
+    const restarted = setup(path);
+    const runs: { at: number; attempts: number }[] = [];
+    restarted.queue.register<object>("t", async (_p, job) => {
+      runs.push({ at: Date.now(), attempts: job.attempts });
+    });
+    restarted.queue.start();
+    await sleep(100);
+    expect(runs).toEqual([]);
+    await restarted.queue.idle();
+    expect(runs).toHaveLength(1);
+    expect(runs[0]!.at - claimedAt).toBeGreaterThanOrEqual(245);
+    // The crashed run counts as an attempt.
+    expect(runs[0]!.attempts).toBe(2);
+  });
+
+  test("items of a queue nobody registered are left alone", async () => {
+    const { db, queue } = setup();
+    queue.register<object>("mine", async () => {});
+    queue.start();
+    writeTx(db, (tx) => {
+      queue.put(tx, "mine", {});
+      queue.put(tx, "theirs", {});
+    });
+    await queue.idle();
+    expect(countQueueItems(db, "mine")).toBe(0);
+    expect(db.select().from(queueItems).all().map((r) => r.queue)).toEqual(["theirs"]);
+  });
+});
