@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import { startAutoMerge } from "../services/pull/automerge.ts";
+import { startWebhookNotifier } from "../notify/webhooks/index.ts";
 import type { Env } from "../services/env.ts";
 import { FailureLimiter } from "../auth/ratelimit.ts";
 import { apiOperations } from "./api/v1/index.ts";
@@ -23,6 +24,7 @@ import { serveAttachment } from "./attachment-download.ts";
  */
 export function createApp(env: Env) {
   startAutoMerge();
+  startWebhookNotifier();
   const limiter = new FailureLimiter(
     env.settings.security.loginRateLimit,
     env.settings.security.loginRateWindowSeconds * 1000,

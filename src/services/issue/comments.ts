@@ -169,6 +169,7 @@ export function editComment(env: Env, doer: UserRow, cc: CommentContext, body: s
       comments.updateComment(tx, comment.id, { content: body, contentVersion: comment.contentVersion + 1, updatedUnix: nowUnix() })!,
     );
   }
+  issueChanged(env, { kind: "comment-edited", issue: cc.issue, comment, oldContent: cc.comment.content, repo: cc.repo, doer });
   return commentView(env, { ...cc, comment });
 }
 
@@ -188,4 +189,5 @@ export function deleteComment(env: Env, doer: UserRow, cc: CommentContext): void
     comments.recountIssueComments(tx, cc.issue.id);
   });
   removeAttachmentFiles(env, files);
+  issueChanged(env, { kind: "comment-deleted", issue: cc.issue, comment: cc.comment, repo: cc.repo, doer });
 }

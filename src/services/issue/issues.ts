@@ -166,6 +166,7 @@ export function editIssue(env: Env, doer: UserRow, ic: IssueContext, input: Edit
   const now = nowUnix();
   const before = ic.issue;
   let assigned: number[] = [];
+  let unassigned: number[] = [];
   const issue = writeTx(env.db, (tx) => {
     let issue = before;
     const patch: Partial<IssueRow> = {};
@@ -197,6 +198,7 @@ export function editIssue(env: Env, doer: UserRow, ic: IssueContext, input: Edit
     if (assigneeIds) {
       const { added, removed } = issues.setAssignees(tx, issue.id, assigneeIds);
       assigned = added;
+      unassigned = removed;
       for (const id of added) recordEvent(tx, issue, doer, CommentType.Assignees, { assigneeId: id });
       for (const id of removed) recordEvent(tx, issue, doer, CommentType.Assignees, { assigneeId: id, removedAssignee: true });
     }
@@ -207,7 +209,7 @@ export function editIssue(env: Env, doer: UserRow, ic: IssueContext, input: Edit
     if (before.isClosed !== issue.isClosed) recountLabels(tx, labelIdsOfIssue(tx, issue.id));
     return issue;
   });
-  issueChanged(env, { kind: "edited", issue, before, repo: ic.repo, doer, assigned });
+  issueChanged(env, { kind: "edited", issue, before, repo: ic.repo, doer, assigned, unassigned });
   return issue;
 }
 

@@ -6,6 +6,7 @@ import { updateIssue } from "../../models/issue.ts";
 import { nowUnix } from "../../lib/time.ts";
 import { recordEvent } from "./events.ts";
 import type { IssueContext } from "./lookup.ts";
+import { issueChanged } from "./hooks.ts";
 
 /**
  * Labels on issues, with Gitea's exclusive scopes (models/issues/issue_label.go, 1.25): a label marked
@@ -188,6 +189,7 @@ export function changeIssueLabels(env: Env, ic: IssueContext, doer: UserRow, cha
     else if (change === "replace") replaceLabelsTx(tx, ic.issue, ic.repo, doer, list);
     else clearLabelsTx(tx, ic.issue, ic.repo, doer);
   });
+  issueChanged(env, { kind: "labels", issue: ic.issue, repo: ic.repo, doer, cleared: change === "clear" });
 }
 
 /** Takes one label off an issue (Gitea's DeleteIssueLabel); a label the issue does not carry changes nothing. */
@@ -197,6 +199,7 @@ export function removeIssueLabel(env: Env, ic: IssueContext, doer: UserRow, labe
     work.remove(label);
     work.finish();
   });
+  issueChanged(env, { kind: "labels", issue: ic.issue, repo: ic.repo, doer, cleared: false });
 }
 
 /** An issue's labels by name, as the API lists them. */

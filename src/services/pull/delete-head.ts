@@ -19,7 +19,7 @@ export async function deleteHeadAfterMerge(env: Env, doer: UserRow, pull: PullRe
   const others = pulls.openPullsOnBranch(env.db, head.repo.id, pull.headBranch).asHead.filter((p) => p.pull.id !== pull.id);
   if (others.length) return false;
   try {
-    await deleteBranch(env, { repo: head.repo, owner: head.owner, perm: head.perm }, pull.headBranch);
+    await deleteBranch(env, { repo: head.repo, owner: head.owner, perm: head.perm }, pull.headBranch, doer);
   } catch (err) {
     env.log.warn("could not delete the head branch after merge", { pull: pull.id, error: String(err) });
     return false;

@@ -13,6 +13,7 @@ import { alreadyExists } from "./create.ts";
 import { computePullCheck, storedCheck } from "./check.ts";
 import { syncPullHead } from "./head-ref.ts";
 import { sideOf, type PullContext } from "./lookup.ts";
+import { pullEvents } from "../events/pull-events.ts";
 
 export interface EditPullInput {
   title?: string;
@@ -56,11 +57,13 @@ async function changeTargetBranch(env: Env, doer: UserRow, pc: PullContext, pull
   if (existing) throw alreadyExists(existing);
   const moved = { ...pull, baseBranch: target };
   const check = await computePullCheck(env, moved);
-  return writeTx(env.db, (tx) => {
+  const updated = writeTx(env.db, (tx) => {
     const updated = pulls.updatePull(tx, pull.id, { baseBranch: target, ...storedCheck(check) })!;
     recordEvent(tx, pc.issue, doer, CommentType.ChangeTargetBranch, { oldRef: pull.baseBranch, newRef: target });
     return updated;
   });
+  pullEvents.emit(env, { kind: "retargeted", pull: updated, issue: pc.issue, repo: pc.repo, doer, oldBranch: pull.baseBranch });
+  return updated;
 }
 
 /**

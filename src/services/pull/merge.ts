@@ -152,7 +152,7 @@ function finishMerge(env: Env, job: MergeJob | ManualMergeJob, record: Parameter
   if (!merged) throw new HearthError(405, "The PR is already merged");
   const issue = { ...before, isClosed: true };
   issueChanged(env, { kind: "edited", issue, before, repo: job.base.repo, doer: job.doer });
-  for (const target of closedByMerge) issueChanged(env, { kind: "edited", issue: target, before: { ...target, isClosed: !target.isClosed }, repo: job.base.repo, doer: job.doer });
+  for (const target of closedByMerge) issueChanged(env, { kind: "edited", issue: target, before: { ...target, isClosed: !target.isClosed }, repo: job.base.repo, doer: job.doer, commitId: record.mergedCommitId });
   return merged;
 }
 

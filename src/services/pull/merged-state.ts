@@ -14,7 +14,7 @@ import { nowUnix } from "../../lib/time.ts";
 import { recordEvent } from "../issue/events.ts";
 
 /** Opens or closes an issue with its timeline entry and every count that depends on it. */
-function changeState(tx: Tx, issue: IssueRow, doer: Pick<UserRow, "id">, closed: boolean, eventType: number, commitSha = ""): IssueRow {
+export function changeState(tx: Tx, issue: IssueRow, doer: Pick<UserRow, "id">, closed: boolean, eventType: number, commitSha = ""): IssueRow {
   if (issue.isClosed === closed) return issue;
   const now = nowUnix();
   const updated = issues.updateIssue(tx, issue.id, { isClosed: closed, closedUnix: closed ? now : 0, updatedUnix: now })!;

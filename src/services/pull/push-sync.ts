@@ -9,6 +9,8 @@ import { syncPullHead, pullHeadCommit } from "./head-ref.ts";
 import { sideOf } from "./lookup.ts";
 import { commitsSince, recordPushComment } from "./push-comment.ts";
 import { reviewsAfterPush } from "./review-push.ts";
+import { getUserById } from "../../models/user.ts";
+import { pullEvents } from "../events/pull-events.ts";
 
 export interface PushedRef {
   ref: string;
@@ -72,6 +74,8 @@ async function syncBranch(env: Env, repoId: number, pusherId: number, branch: st
       }
       if (commitIds.length) writeTx(env.db, (tx) => recordPushComment(tx, issue, pusherId, commitIds, force));
       await reviewsAfterPush(env, pull, issue, pusherId, before, after);
+      const pusher = getUserById(env.db, pusherId);
+      if (pusher) pullEvents.emit(env, { kind: "synchronized", pull, issue, repo: base.repo, doer: pusher });
     }
     await recheckPull(env, pull.id);
   }

@@ -4,13 +4,16 @@ import { AccessMode, CommentType, ReviewType, UnitType, UserType, type ReviewRow
 import * as reviewModel from "../../models/review.ts";
 import * as users from "../../models/user.ts";
 import { getCollaboration } from "../../models/collaboration.ts";
-import { getTeamByName, hasTeamRepo, unitsOfTeams, userTeamsWithRepo } from "../../models/team.ts";
+import { getTeamByName, hasTeamRepo, listTeamMembers, unitsOfTeams, userTeamsWithRepo } from "../../models/team.ts";
 import { Forbidden, Invalid, NotFound } from "../../lib/errors.ts";
 import { nowUnix } from "../../lib/time.ts";
 import { repoPermission } from "../../auth/permission.ts";
 import { recordActivity } from "../issue/touch.ts";
 import type { PullContext } from "./lookup.ts";
 import { isOfficialReviewerOf, isOfficialReviewerTeamOf } from "./review-official.ts";
+import { pullEvents } from "../events/pull-events.ts";
+
+const teamMembers = (tx: Tx, teamId: number) => listTeamMembers(tx, teamId, 0, Number.MAX_SAFE_INTEGER).rows;
 
 /** Gitea's ErrNotValidReviewRequest, answered 422 with its text. */
 function notValid(reason: string, doer: UserRow, pc: PullContext): Invalid {
@@ -88,15 +91,16 @@ function addUserRequest(tx: Tx, env: Env, doer: UserRow, pc: PullContext, review
 }
 
 /** Gitea's RemoveReviewRequest: withdraws an open request; an official reviewer's latest review is official again. */
-function removeUserRequest(tx: Tx, env: Env, doer: UserRow, pc: PullContext, reviewer: UserRow): void {
+function removeUserRequest(tx: Tx, env: Env, doer: UserRow, pc: PullContext, reviewer: UserRow): boolean {
   const last = reviewModel.latestUserReview(tx, pc.issue.id, reviewer.id);
-  if (!last || last.type !== ReviewType.Request) return;
+  if (!last || last.type !== ReviewType.Request) return false;
   reviewModel.deleteReviewRow(tx, last.id);
   if (isOfficialReviewerOf(env, pc, reviewer)) {
     const latest = reviewModel.latestUserReview(tx, pc.issue.id, reviewer.id);
     if (latest) reviewModel.updateReview(tx, latest.id, { official: true });
   }
   recordActivity(tx, pc.issue, doer, CommentType.ReviewRequest, { assigneeId: reviewer.id, removedAssignee: true });
+  return true;
 }
 
 /**
@@ -122,11 +126,12 @@ function addTeamRequest(tx: Tx, env: Env, doer: UserRow, pc: PullContext, team: 
   return review;
 }
 
-function removeTeamRequest(tx: Tx, doer: UserRow, pc: PullContext, team: TeamRow): void {
+function removeTeamRequest(tx: Tx, doer: UserRow, pc: PullContext, team: TeamRow): boolean {
   const last = reviewModel.latestTeamReview(tx, pc.issue.id, team.id);
-  if (!last) return;
+  if (!last) return false;
   reviewModel.deleteReviewRow(tx, last.id);
   recordActivity(tx, pc.issue, doer, CommentType.ReviewRequest, { removedAssignee: true });
+  return true;
 }
 
 /** Gitea's parseReviewersByNames: users by name (or e-mail, with `@`), teams of the owning organization; 404 for unknown ones. */
@@ -156,21 +161,28 @@ function resolveNames(env: Env, pc: PullContext, names: string[], teamNames: str
 export function changeReviewRequests(env: Env, doer: UserRow, pc: PullContext, names: string[], teamNames: string[], add: boolean): ReviewRow[] {
   const { reviewers, teams } = resolveNames(env, pc, names, teamNames);
   const made: ReviewRow[] = [];
+  const kind = add ? "review-requested" : "review-request-removed";
+  const announce = (reviewer: UserRow) => pullEvents.emit(env, { kind, pull: pc.pull, issue: pc.issue, repo: pc.repo, doer, reviewer });
   for (const reviewer of reviewers) {
     checkUserRequest(env, doer, pc, reviewer, add);
-    writeTx(env.db, (tx) => {
+    const changed = writeTx(env.db, (tx) => {
       if (!add) return removeUserRequest(tx, env, doer, pc, reviewer);
       const review = addUserRequest(tx, env, doer, pc, reviewer);
       if (review) made.push(review);
+      return review !== undefined;
     });
+    if (changed) announce(reviewer);
   }
   for (const team of teams) {
     checkTeamRequest(env, doer, pc, team, add);
-    writeTx(env.db, (tx) => {
+    const changed = writeTx(env.db, (tx) => {
       if (!add) return removeTeamRequest(tx, doer, pc, team);
       const review = addTeamRequest(tx, env, doer, pc, team);
       if (review) made.push(review);
+      return review !== undefined;
     });
+    // Gitea tells each member of the team but the poster.
+    if (changed) for (const member of teamMembers(env.db, team.id)) if (member.id !== pc.issue.posterId) announce(member);
   }
   return made;
 }

@@ -10,6 +10,7 @@ import { readBranchHead } from "../../git/refs.ts";
 import { pullContentChanged } from "../../git/file-diff.ts";
 import { recordActivity } from "../issue/touch.ts";
 import { issueChanged } from "../issue/hooks.ts";
+import { pullEvents } from "../events/pull-events.ts";
 import { gitDirOf, type RepoContext } from "../repo/lookup.ts";
 import { pullFromPath, type PullContext } from "./lookup.ts";
 import { pullHeadCommit } from "./head-ref.ts";
@@ -124,6 +125,7 @@ function afterSubmit(env: Env, pc: PullContext, doer: UserRow, review: ReviewRow
   if (!comment) return;
   issueChanged(env, { kind: "commented", issue: pc.issue, comment, repo: pc.repo, doer });
   if (review.type === ReviewType.Approve) queueAutoMerge(env, pc.pull.id);
+  pullEvents.emit(env, { kind: "reviewed", pull: pc.pull, issue: pc.issue, repo: pc.repo, review, reviewer: doer });
 }
 
 export interface CreateReviewInput {

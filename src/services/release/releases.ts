@@ -10,6 +10,7 @@ import { removeAttachmentFiles } from "../issue/attachments.ts";
 import { gitDirOf, type RepoContext } from "../repo/lookup.ts";
 import { canSeeDrafts } from "./access.ts";
 import { publishTag, tagExists, validateTagName } from "./tag.ts";
+import { releaseEvents } from "../events/release-events.ts";
 
 /** What the Release JSON shows: the row, its publisher (the ghost when gone) and its assets. */
 export interface ReleaseView {
@@ -142,6 +143,7 @@ export async function createRelease(env: Env, rc: RepoContext, doer: UserRow, in
       releases.recountReleases(tx, rc.repo.id);
       return saved;
     });
+    if (!row.isDraft) releaseEvents.emit(env, { kind: "published", release: row, repo: rc.repo, owner: rc.owner, doer });
     return viewOf(env, row);
   } catch (err) {
     if (isUniqueViolation(err)) throw alreadyExists(input.tagName);
@@ -191,6 +193,8 @@ export async function editRelease(env: Env, rc: RepoContext, doer: UserRow, rel:
       releases.recountReleases(tx, rc.repo.id);
       return saved;
     });
+    // Gitea: a release whose tag this edit created is published now; any other published one updated.
+    if (!row.isDraft) releaseEvents.emit(env, { kind: tagged?.created ? "published" : "updated", release: row, repo: rc.repo, owner: rc.owner, doer });
     return viewOf(env, row);
   } catch (err) {
     if (isUniqueViolation(err)) throw alreadyExists(tagName);
@@ -204,7 +208,7 @@ export async function editRelease(env: Env, rc: RepoContext, doer: UserRow, rel:
  * does not exist in git (a draft never published) has nothing to go back to and is removed (Gitea
  * would keep a bare-tag row for a tag that does not exist).
  */
-export async function deleteRelease(env: Env, rc: RepoContext, rel: ReleaseRow): Promise<void> {
+export async function deleteRelease(env: Env, rc: RepoContext, rel: ReleaseRow, doer?: UserRow): Promise<void> {
   const keepTag = await tagExists(gitDirOf(env, rc.owner, rc.repo), rel.tagName);
   const gone = writeTx(env.db, (tx) => {
     if (keepTag) releases.updateRelease(tx, rel.id, { isTag: true });
@@ -214,4 +218,5 @@ export async function deleteRelease(env: Env, rc: RepoContext, rel: ReleaseRow):
     return assets;
   });
   removeAttachmentFiles(env, gone);
+  if (doer && !rel.isDraft) releaseEvents.emit(env, { kind: "deleted", release: rel, repo: rc.repo, owner: rc.owner, doer });
 }

@@ -8,6 +8,8 @@ import { resolveCommit } from "../../git/reflist.ts";
 import { RefUpdateError, isValidRefName } from "../../git/refs-write.ts";
 import { createTag, listTags } from "../../git/tags.ts";
 import { requireTagControl } from "../protection/tag-rules.ts";
+import { resolveRevision } from "../../git/objects.ts";
+import { announceRefChanges } from "../repo/push-events.ts";
 
 /**
  * Gitea's ErrInvalidTagName, which it answers with a 500 when git refuses the name; a caller can fix
@@ -68,5 +70,10 @@ export async function publishTag(
   }
   const sha1 = await resolveCommit(gitDir, `refs/tags/${input.name}`);
   if (!sha1) throw new HearthError(500, `GetTagCommit: tag ${input.name} does not lead to a commit`);
+  if (created) {
+    // Gitea announces the new tag as a push of it (push and create events).
+    const tagId = (await resolveRevision(gitDir, `refs/tags/${input.name}`)) ?? sha1;
+    announceRefChanges(env, repoId, doer, [{ ref: `refs/tags/${input.name}`, old: "0".repeat(tagId.length), new: tagId }]);
+  }
   return { sha1, numCommits: await countCommits(gitDir, { from: [sha1] }), created };
 }

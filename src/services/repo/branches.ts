@@ -14,6 +14,8 @@ import { protectionRuleFor } from "../protection/rules.ts";
 import { checkProtectedRefs } from "../protection/push-check.ts";
 import { renameProtectionRule } from "../../models/protected-branch.ts";
 import { gitDirOf, type RepoContext } from "./lookup.ts";
+import { announceRefChanges } from "./push-events.ts";
+import { repoEvents } from "../events/repo-events.ts";
 
 /** A branch as the API renders it: its name, its head commit, and the commit's users by email. */
 export interface BranchView {
@@ -201,11 +203,15 @@ export async function createBranch(env: Env, rc: RepoContext, doer: UserRow, inp
     branchModel.upsertBranch(tx, rc.repo.id, record(commit!, name, doer.id), now);
     syncEmptyFlag(tx, rc.repo.id, now);
   });
+  announceRefChanges(env, rc.repo.id, doer, [{ ref: `refs/heads/${name}`, old: "0".repeat(source.length), new: source }]);
   return viewOf(env, name, commit!);
 }
 
-/** DELETE /branches/{name}: never the default branch; the ref goes only if it did not move. */
-export async function deleteBranch(env: Env, rc: RepoContext, name: string): Promise<void> {
+/**
+ * DELETE /branches/{name}: never the default branch; the ref goes only if it did not move. The
+ * deletion is announced as the doer's push when there is one.
+ */
+export async function deleteBranch(env: Env, rc: RepoContext, name: string, doer?: UserRow): Promise<void> {
   if (rc.repo.isEmpty) throw new NotFound(REPO_EMPTY);
   const gitDir = gitDirOf(env, rc.owner, rc.repo);
   await ensureSynced(env, rc, gitDir);
@@ -224,13 +230,15 @@ export async function deleteBranch(env: Env, rc: RepoContext, name: string): Pro
     branchModel.deleteBranches(tx, rc.repo.id, [name]);
     syncEmptyFlag(tx, rc.repo.id, now);
   });
+  if (doer) announceRefChanges(env, rc.repo.id, doer, [{ ref: `refs/heads/${name}`, old: sha, new: "0".repeat(sha.length) }]);
 }
 
 /**
  * PATCH /branches/{name}: renames a branch. The default branch needs a repository admin, and
- * renaming it moves the repository's default branch and HEAD along.
+ * renaming it moves the repository's default branch and HEAD along. Announced as Gitea does: the
+ * old name deleted, the new one created (no push).
  */
-export async function renameBranch(env: Env, rc: RepoContext, from: string, to: string): Promise<void> {
+export async function renameBranch(env: Env, rc: RepoContext, from: string, to: string, doer?: UserRow): Promise<void> {
   await checkBranchNameField("Name", to);
   if (rc.repo.isEmpty) throw new NotFound(REPO_EMPTY);
   const gitDir = gitDirOf(env, rc.owner, rc.repo);
@@ -262,6 +270,8 @@ export async function renameBranch(env: Env, rc: RepoContext, from: string, to: 
     if (isDefault) repos.updateRepo(tx, rc.repo.id, { defaultBranch: to, updatedUnix: now });
     if (rule) renameProtectionRule(tx, rc.repo.id, from, to);
   });
+  if (doer) repoEvents.emit(env, { kind: "ref-deleted", repo: rc.repo, owner: rc.owner, pusher: doer, ref: `refs/heads/${from}` });
+  if (doer) repoEvents.emit(env, { kind: "ref-created", repo: rc.repo, owner: rc.owner, pusher: doer, ref: `refs/heads/${to}`, sha });
 }
 
 export interface UpdateBranchInput {
@@ -299,6 +309,7 @@ export async function updateBranch(env: Env, rc: RepoContext, doer: UserRow, nam
   const [commit] = await readCommits(gitDir, [target]);
   const now = nowUnix();
   writeTx(env.db, (tx) => branchModel.upsertBranch(tx, rc.repo.id, record(commit!, name, doer.id), now));
+  announceRefChanges(env, rc.repo.id, doer, [{ ref: `refs/heads/${name}`, old: current, new: target }]);
 }
 
 /**

@@ -14,6 +14,7 @@ import { checkProtectedRefs } from "../protection/push-check.ts";
 import type { QuarantineEnv } from "../../git/push-inspect.ts";
 import { syncPullsAfterPush } from "../pull/push-sync.ts";
 import { releasesAfterPush } from "../release/tag-sync.ts";
+import { announceRefChanges } from "./push-events.ts";
 
 export interface RefUpdate {
   old: string;
@@ -106,6 +107,8 @@ export async function processPush(env: Env, repoId: number, pusherId: number, up
   });
   if (newDefault) await setHead(gitDir, newDefault);
   syncPullsAfterPush(env, repo.id, pusherId, updates);
+  const pusher = users.getUserById(env.db, pusherId);
+  if (pusher) announceRefChanges(env, repo.id, pusher, updates);
   await releasesAfterPush(env, repo.id, gitDir, updates);
   scheduleHousekeeping(env, gitDir);
   return [];

@@ -9,6 +9,7 @@ import { createTag as gitCreateTag, listTags as gitListTags, readTagObject, tagN
 import { gitDirOf, type RepoContext } from "./lookup.ts";
 import { requireTagWithoutRelease, tagHasRelease, tagsDeleted } from "../release/tag-sync.ts";
 import { requireTagControl } from "../protection/tag-rules.ts";
+import { announceRefChanges } from "./push-events.ts";
 
 export type { TagInfo } from "../../git/tags.ts";
 
@@ -77,6 +78,7 @@ export async function createTag(env: Env, rc: RepoContext, doer: UserRow, input:
   }
   const [tag] = await gitListTags(gitDir, name);
   if (!tag) throw new HearthError(500, "tag was not created");
+  announceRefChanges(env, rc.repo.id, doer, [{ ref: `refs/tags/${name}`, old: "0".repeat(tag.id.length), new: tag.id }]);
   return tag;
 }
 
@@ -94,6 +96,7 @@ export async function deleteTag(env: Env, rc: RepoContext, doer: UserRow, name: 
     throw err;
   }
   tagsDeleted(env, rc.repo.id, [name]);
+  announceRefChanges(env, rc.repo.id, doer, [{ ref: `refs/tags/${name}`, old: tag.id, new: "0".repeat(tag.id.length) }]);
 }
 
 export interface AnnotatedTagView {

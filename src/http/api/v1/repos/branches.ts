@@ -97,7 +97,7 @@ export const branchOperations = [
     handler: async ({ env, principal, params, url }) => {
       const rc = codeRepo(env, principal, url, params);
       requireCodeWriter(rc, principal);
-      await deleteBranch(env, rc, wildcard(params));
+      await deleteBranch(env, rc, wildcard(params), principal?.user);
       return reply.noContent();
     },
   }),
@@ -115,7 +115,7 @@ export const branchOperations = [
     handler: async ({ env, principal, params, url, body }) => {
       const rc = codeRepo(env, principal, url, params);
       requireCodeWriter(rc, principal);
-      await renameBranch(env, rc, wildcard(params), body.name ?? "");
+      await renameBranch(env, rc, wildcard(params), body.name ?? "", principal?.user);
       return reply.noContent();
     },
   }),

@@ -128,7 +128,7 @@ export const releaseOperations: AnyOperation[] = [
     handler: async (ctx) => {
       const rc = releaseRepo(ctx);
       requireReleaseWriter(rc, ctx.principal?.user);
-      await deleteRelease(ctx.env, rc, releaseByTag(ctx.env, rc, wildcard(ctx.params)));
+      await deleteRelease(ctx.env, rc, releaseByTag(ctx.env, rc, wildcard(ctx.params)), ctx.principal?.user);
       return reply.noContent();
     },
   }),
@@ -184,7 +184,7 @@ export const releaseOperations: AnyOperation[] = [
     handler: async (ctx) => {
       const rc = releaseRepo(ctx);
       requireReleaseWriter(rc, ctx.principal?.user);
-      await deleteRelease(ctx.env, rc, releaseFromPath(ctx.env, rc, ctx.params.id));
+      await deleteRelease(ctx.env, rc, releaseFromPath(ctx.env, rc, ctx.params.id), ctx.principal?.user);
       return reply.noContent();
     },
   }),

@@ -123,7 +123,7 @@ export const repoOperations = [
       const rc = repoFromPath(env, principal, url, params);
       if (!principal) throw new Unauthorized("token is required");
       if (!rc.perm.isOwner()) throw new Forbidden("user should be the owner of the repo");
-      deleteRepo(env, rc.owner, rc.repo);
+      deleteRepo(env, rc.owner, rc.repo, principal.user);
       return reply.noContent();
     },
   }),

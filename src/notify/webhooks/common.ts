@@ -1,0 +1,56 @@
+import type { Env } from "../../services/env.ts";
+import type { RepoRow, UserRow } from "../../db/schema/index.ts";
+import type { HookEventType } from "../../services/webhook/event-types.ts";
+import type { PayloadCommit, PayloadUser } from "../../services/webhook/payload-types.ts";
+import type { PushedCommit } from "../../services/events/repo-events.ts";
+import { fireEvent } from "../../services/webhook/enqueue.ts";
+import { payloadRepo, usernamesByEmail, type PayloadAccess, type PayloadRepo } from "../../services/webhook/sources.ts";
+import { toAPIRepo, repoLinks } from "../../convert/repo.ts";
+import { toAPIUser } from "../../convert/user.ts";
+import { gitTime } from "../../convert/commit.ts";
+
+/** Gitea's convert.ToRepo of a payload, with a fork's parent rendered one level deep. */
+export function repoJson(env: Env, repo: RepoRow, owner: UserRow, access: PayloadAccess): Record<string, unknown> {
+  return convertRepo(env, payloadRepo(env, repo, owner, access));
+}
+
+function convertRepo(env: Env, view: PayloadRepo): Record<string, unknown> {
+  const parent = view.parent ? convertRepo(env, view.parent) : undefined;
+  return toAPIRepo(env.settings, { ...view, ...(parent ? { parent } : {}) });
+}
+
+/** Gitea's convert.ToUser(ctx, user, nil): a user as an anonymous viewer sees them. */
+export function userJson(env: Env, user: UserRow): Record<string, unknown> {
+  return { ...toAPIUser(env.settings, user, undefined) };
+}
+
+/** Gitea's ToAPIPayloadCommits: each commit with its files and the accounts behind its emails. */
+export function payloadCommits(env: Env, repo: RepoRow, owner: UserRow, commits: PushedCommit[]): PayloadCommit[] {
+  const names = usernamesByEmail(env, commits.flatMap((c) => [c.commit.author.email, c.commit.committer.email]));
+  const html = repoLinks(env.settings, owner.name, repo.name).html_url;
+  const person = (s: { name: string; email: string }): PayloadUser => ({ name: s.name, email: s.email, username: names.get(s.email) ?? "" });
+  return commits.map((c) => ({
+    id: c.commit.oid,
+    message: c.commit.message,
+    url: `${html}/commit/${encodeURIComponent(c.commit.oid)}`,
+    author: person(c.commit.author),
+    committer: person(c.commit.committer),
+    verification: null,
+    timestamp: gitTime(c.commit.author),
+    added: c.added,
+    removed: c.removed,
+    modified: c.modified,
+  }));
+}
+
+/** Hands a built payload to the hooks of the repository and its owner (fireEvent stores and queues it). */
+export async function fire(
+  env: Env,
+  event: HookEventType,
+  payload: object,
+  repo: RepoRow,
+  owner: UserRow,
+  branch?: string,
+): Promise<void> {
+  await fireEvent(env, { event, payload: payload as Record<string, unknown>, repo, owner, ...(branch !== undefined ? { branch } : {}) });
+}

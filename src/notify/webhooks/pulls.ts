@@ -1,0 +1,98 @@
+import type { Env } from "../../services/env.ts";
+import type { PullEvent } from "../../services/events/pull-events.ts";
+import type { PullRequestPayload } from "../../services/webhook/payload-types.ts";
+import { anyHookWants, currentPullView, currentRepo, reviewHookEvent, userById } from "../../services/webhook/sources.ts";
+import { toAPIPullRequest } from "../../convert/pull.ts";
+import { fire, repoJson, userJson } from "./common.ts";
+
+/**
+ * Gitea's webhook notifier for what happens to a pull request beyond its issue:
+ * PullRequestSynchronized, PullRequestChangeTargetBranch, PullRequestReview and
+ * PullRequestReviewRequest.
+ */
+export async function onPullEvent(env: Env, e: PullEvent): Promise<void> {
+  const where = currentRepo(env, e.repo.id);
+  if (!where) return;
+  const { repo, owner } = where;
+  const event =
+    e.kind === "synchronized"
+      ? "pull_request_sync"
+      : e.kind === "retargeted"
+        ? "pull_request"
+        : e.kind === "reviewed"
+          ? reviewHookEvent(e.review)
+          : "pull_request_review_request";
+  if (!event || !anyHookWants(env, repo, event)) return;
+  const doer = e.kind === "reviewed" ? e.reviewer : e.doer;
+  const view = await currentPullView(env, repo, owner, e.issue, doer);
+  if (!view) return;
+  const base = {
+    number: e.issue.index,
+    pull_request: toAPIPullRequest(env.settings, view, doer),
+    sender: userJson(env, doer),
+    commit_id: "",
+  };
+  switch (e.kind) {
+    case "synchronized": {
+      const payload: PullRequestPayload = {
+        action: "synchronized",
+        ...base,
+        requested_reviewer: null,
+        repository: repoJson(env, repo, owner, "owner"),
+        review: null,
+      };
+      // Reorder to Gitea's field order.
+      return fire(env, "pull_request_sync", ordered(payload), repo, owner);
+    }
+    case "retargeted": {
+      const payload: PullRequestPayload = {
+        action: "edited",
+        number: base.number,
+        changes: { ref: { from: e.oldBranch } },
+        pull_request: base.pull_request,
+        requested_reviewer: null,
+        repository: repoJson(env, repo, owner, { doer: userById(env, e.issue.posterId) }),
+        sender: base.sender,
+        commit_id: "",
+        review: null,
+      };
+      return fire(env, "pull_request", payload, repo, owner);
+    }
+    case "reviewed": {
+      const payload: PullRequestPayload = {
+        action: "reviewed",
+        ...base,
+        requested_reviewer: userJson(env, e.reviewer),
+        repository: repoJson(env, repo, owner, { doer: userById(env, e.issue.posterId) }),
+        review: { type: event, content: e.review.content },
+      };
+      return fire(env, event, ordered(payload), repo, owner);
+    }
+    case "review-requested":
+    case "review-request-removed": {
+      const payload: PullRequestPayload = {
+        action: e.kind === "review-requested" ? "review_requested" : "review_request_removed",
+        ...base,
+        requested_reviewer: userJson(env, e.reviewer),
+        repository: repoJson(env, repo, owner, { doer: e.doer }),
+        review: null,
+      };
+      return fire(env, "pull_request_review_request", ordered(payload), repo, owner);
+    }
+  }
+}
+
+/** The payload's keys in Gitea's struct order (JSON keeps insertion order). */
+function ordered(p: PullRequestPayload): PullRequestPayload {
+  return {
+    action: p.action,
+    number: p.number,
+    ...(p.changes ? { changes: p.changes } : {}),
+    pull_request: p.pull_request,
+    requested_reviewer: p.requested_reviewer,
+    repository: p.repository,
+    sender: p.sender,
+    commit_id: p.commit_id,
+    review: p.review,
+  };
+}

@@ -1,0 +1,19 @@
+import type { Env } from "../../services/env.ts";
+import type { ReleaseEvent } from "../../services/events/release-events.ts";
+import type { ReleasePayload } from "../../services/webhook/payload-types.ts";
+import { anyHookWants, currentRepo, releaseView } from "../../services/webhook/sources.ts";
+import { toAPIRelease } from "../../convert/release.ts";
+import { fire, repoJson, userJson } from "./common.ts";
+
+/** Gitea's sendReleaseHook (NewRelease, UpdateRelease, DeleteRelease): the repository with the doer's access. */
+export async function onReleaseEvent(env: Env, e: ReleaseEvent): Promise<void> {
+  const { repo, owner } = currentRepo(env, e.repo.id) ?? e;
+  if (!anyHookWants(env, repo, "release")) return;
+  const payload: ReleasePayload = {
+    action: e.kind,
+    release: { ...toAPIRelease(env.settings, { repo, owner }, releaseView(env, e.release)) },
+    repository: repoJson(env, repo, owner, { doer: e.doer }),
+    sender: userJson(env, e.doer),
+  };
+  return fire(env, "release", payload, repo, owner);
+}

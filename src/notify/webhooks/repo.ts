@@ -1,0 +1,89 @@
+import type { Env } from "../../services/env.ts";
+import type { RepoEvent } from "../../services/events/repo-events.ts";
+import type { CreatePayload, DeletePayload, ForkPayload, PushPayload, RepositoryPayload } from "../../services/webhook/payload-types.ts";
+import { anyHookWants, currentRepo } from "../../services/webhook/sources.ts";
+import { fire, payloadCommits, repoJson, userJson } from "./common.ts";
+
+/** `refs/heads/x` → `x`, `refs/tags/v1` → `v1` (Gitea's RefName.ShortName). */
+const shortName = (ref: string) => ref.replace(/^refs\/(heads|tags)\//, "");
+const refType = (ref: string): "branch" | "tag" => (ref.startsWith("refs/tags/") ? "tag" : "branch");
+
+/**
+ * Gitea's getPayloadBranch, what a hook's branch_filter is matched against: the branch of a push,
+ * create or delete; nothing for a tag (the filter does not apply).
+ */
+const filterName = (ref: string) => (ref.startsWith("refs/heads/") ? ref.slice("refs/heads/".length) : undefined);
+
+const EVENT = { push: "push", "ref-created": "create", "ref-deleted": "delete", created: "repository", deleted: "repository", forked: "fork" } as const;
+
+/**
+ * Gitea's webhook notifier for repositories and refs: PushCommits (push), CreateRef (create),
+ * DeleteRef (delete), CreateRepository/DeleteRepository (repository) and ForkRepository (fork).
+ */
+export async function onRepoEvent(env: Env, e: RepoEvent): Promise<void> {
+  const event = EVENT[e.kind];
+  const about = e.kind === "forked" ? e.source : e.repo;
+  const branch = "ref" in e ? filterName(e.ref) : undefined;
+  if (!anyHookWants(env, about, event, branch)) return;
+  switch (e.kind) {
+    case "push": {
+      // The repository as it is after the push (a first push makes it non-empty).
+      const now = currentRepo(env, e.repo.id) ?? e;
+      const pusher = userJson(env, e.pusher);
+      const [head] = e.head ? payloadCommits(env, now.repo, now.owner, [e.head]) : [];
+      const payload: PushPayload = {
+        ref: e.ref,
+        before: e.old,
+        after: e.new,
+        compare_url: env.settings.server.rootUrl + e.compare,
+        commits: payloadCommits(env, now.repo, now.owner, e.commits),
+        total_commits: e.total,
+        head_commit: head ?? null,
+        repository: repoJson(env, now.repo, now.owner, "owner"),
+        pusher,
+        sender: pusher,
+      };
+      return fire(env, "push", payload, now.repo, now.owner, filterName(e.ref));
+    }
+    case "ref-created": {
+      const now = currentRepo(env, e.repo.id) ?? e;
+      const payload: CreatePayload = {
+        sha: e.sha,
+        ref: shortName(e.ref),
+        ref_type: refType(e.ref),
+        repository: repoJson(env, now.repo, now.owner, "none"),
+        sender: userJson(env, e.pusher),
+      };
+      return fire(env, "create", payload, now.repo, now.owner, filterName(e.ref));
+    }
+    case "ref-deleted": {
+      const now = currentRepo(env, e.repo.id) ?? e;
+      const payload: DeletePayload = {
+        ref: shortName(e.ref),
+        ref_type: refType(e.ref),
+        pusher_type: "user",
+        repository: repoJson(env, now.repo, now.owner, "owner"),
+        sender: userJson(env, e.pusher),
+      };
+      return fire(env, "delete", payload, now.repo, now.owner, filterName(e.ref));
+    }
+    case "created":
+    case "deleted": {
+      const payload: RepositoryPayload = {
+        action: e.kind,
+        repository: repoJson(env, e.repo, e.owner, "owner"),
+        organization: userJson(env, e.owner),
+        sender: userJson(env, e.doer),
+      };
+      return fire(env, "repository", payload, e.repo, e.owner);
+    }
+    case "forked": {
+      const payload: ForkPayload = {
+        forkee: repoJson(env, e.source, e.sourceOwner, { doer: e.doer }),
+        repository: repoJson(env, e.repo, e.owner, { doer: e.doer }),
+        sender: userJson(env, e.doer),
+      };
+      return fire(env, "fork", payload, e.source, e.sourceOwner);
+    }
+  }
+}
