@@ -2,7 +2,8 @@ import type { Env } from "../env.ts";
 import { readCommits } from "../../git/objects.ts";
 import { countCommits, listCommitIds, mergeBase } from "../../git/log.ts";
 import { readBranchHead } from "../../git/refs.ts";
-import { changedPaths, diffOrPatch, type ChangedPath, type WhitespaceMode } from "../../git/pull-diff.ts";
+import { diffOrPatch, type ChangedPath, type WhitespaceMode } from "../../git/pull-diff.ts";
+import { cachedChangedPaths } from "./changed-paths-cache.ts";
 import { NotFound } from "../../lib/errors.ts";
 import { describe, type CommitOptions, type CommitView } from "../repo/commits.ts";
 import { gitDirOf } from "../repo/lookup.ts";
@@ -47,7 +48,7 @@ export async function pullFiles(
   q: { skipTo?: string; whitespace?: string; offset: number; limit: number },
 ): Promise<PullFiles> {
   const { gitDir, from, to } = await range(env, pc);
-  let files = await changedPaths(gitDir, from, to, (q.whitespace ?? "") as WhitespaceMode);
+  let files = await cachedChangedPaths(gitDir, from, to, (q.whitespace ?? "") as WhitespaceMode);
   if (q.skipTo) {
     const at = files.findIndex((f) => f.path === q.skipTo);
     files = at < 0 ? [] : files.slice(at);

@@ -5,7 +5,7 @@ import * as branchModel from "../../models/branch.ts";
 import * as users from "../../models/user.ts";
 import { reviewCommentCounts, reviewRequestsOfIssues } from "../../models/review.ts";
 import { readBranchHeads } from "../../git/refs.ts";
-import { changedPaths } from "../../git/pull-diff.ts";
+import { cachedChangedPaths } from "./changed-paths-cache.ts";
 import { repoDirExists } from "../../git/fork.ts";
 import { repoTopics } from "../repo/lookup.ts";
 import { issueViews, type IssueView } from "../issue/view.ts";
@@ -118,7 +118,7 @@ export async function pullViews(
         merger: pull.hasMerged ? (people.get(pull.mergerId) ?? ghostUser()) : undefined,
       };
       if (opts.stats && baseSide && headSha && pull.mergeBase) {
-        const files = await changedPaths(baseSide.gitDir, pull.mergeBase, headSha).catch(() => undefined);
+        const files = await cachedChangedPaths(baseSide.gitDir, pull.mergeBase, headSha).catch(() => undefined);
         if (files) {
           view.stats = {
             additions: files.reduce((n, f) => n + f.additions, 0),
