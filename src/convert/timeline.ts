@@ -10,6 +10,7 @@ import { toAPIMilestone, type APIMilestone } from "./milestone.ts";
 import { repoLinks } from "./repo.ts";
 import { toAPITrackedTime, type APITrackedTime } from "./tracked-time.ts";
 import { toAPIUser, type APIUser } from "./user.ts";
+import { toAPITeam, type APITeam } from "./team.ts";
 
 /** Gitea's CommentType.String(), indexed by the type's number. */
 const TYPE_NAMES = [
@@ -84,7 +85,7 @@ export interface APITimelineComment {
   review_id: number;
   label: APILabel | null;
   assignee: APIUser | null;
-  assignee_team: null;
+  assignee_team: APITeam | null;
   removed_assignee: boolean;
   resolve_doer: null;
   dependent_issue: APIIssue | null;
@@ -92,8 +93,8 @@ export interface APITimelineComment {
 
 /**
  * Gitea's convert.ToTimelineComment. Users are rendered as for an anonymous viewer, as Gitea passes
- * no doer for them; issues are rendered for the doer. Teams as assignees, projects and resolved
- * conversations do not exist in hearth, so `assignee_team`, `resolve_doer` are null and the project ids 0.
+ * no doer for them; issues are rendered for the doer. Projects and resolved conversations do not
+ * exist in hearth, so `resolve_doer` is null and the project ids 0.
  */
 export function toAPITimelineComment(settings: Settings, v: TimelineView, doer: UserRow | undefined): APITimelineComment {
   const { comment, context } = v;
@@ -127,7 +128,7 @@ export function toAPITimelineComment(settings: Settings, v: TimelineView, doer: 
     review_id: comment.reviewId,
     label: v.label ? toAPILabel(settings, v.label.row, v.label.home) : null,
     assignee: v.assignee ? toAPIUser(settings, v.assignee, undefined) : null,
-    assignee_team: null,
+    assignee_team: v.assigneeTeam ? toAPITeam(settings, v.assigneeTeam.team, v.assigneeTeam.units, v.assigneeTeam.org) : null,
     removed_assignee: comment.removedAssignee,
     resolve_doer: null,
     dependent_issue: v.dependentIssue ? toAPIIssue(settings, v.dependentIssue, doer) : null,

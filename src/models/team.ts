@@ -26,6 +26,10 @@ export function getTeamById(tx: Tx, id: number): TeamRow | undefined {
   return tx.select().from(teams).where(eq(teams.id, id)).get();
 }
 
+export function getTeamsByIds(tx: Tx, ids: number[]): TeamRow[] {
+  return ids.length ? tx.select().from(teams).where(inArray(teams.id, ids)).all() : [];
+}
+
 export function getTeamByName(tx: Tx, orgId: number, name: string): TeamRow | undefined {
   return tx
     .select()

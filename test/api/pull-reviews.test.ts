@@ -433,6 +433,14 @@ describe("team review requests", () => {
     await t.ok("POST", org("/pulls/1/requested_reviewers"), aliceToken, { team_reviewers: ["devs"] }, 201);
     await t.ok("DELETE", org("/pulls/1/requested_reviewers"), aliceToken, { team_reviewers: ["devs"] }, 204);
     expect((await t.ok("GET", org("/pulls/1"), aliceToken)).requested_reviewers_teams).toEqual([]);
+    // The timeline names the team on both events.
+    const events = (await t.ok("GET", org("/issues/1/timeline"), aliceToken)).filter((e: any) => e.type === "review_request" && e.assignee_team);
+    expect(events.map((e: any) => [e.assignee_team.name, e.removed_assignee])).toEqual([
+      ["devs", false],
+      ["devs", false],
+      ["devs", true],
+    ]);
+    expect(events[0].assignee).toBeNull();
   });
 });
 

@@ -166,6 +166,8 @@ export const comments = sqliteTable(
     oldMilestoneId: integer("old_milestone_id").notNull().default(0),
     milestoneId: integer("milestone_id").notNull().default(0),
     assigneeId: integer("assignee_id").notNull().default(0),
+    /** A review request to (or withdrawn from) a team rather than a user. */
+    assigneeTeamId: integer("assignee_team_id").notNull().default(0),
     removedAssignee: integer("removed_assignee", { mode: "boolean" }).notNull().default(false),
     oldTitle: text("old_title").notNull().default(""),
     newTitle: text("new_title").notNull().default(""),

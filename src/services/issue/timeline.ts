@@ -1,5 +1,6 @@
 import type { Env } from "../env.ts";
-import { CommentType, type CommentRow, type LabelRow, type MilestoneRow, type UserRow } from "../../db/schema/index.ts";
+import { CommentType, type CommentRow, type LabelRow, type MilestoneRow, type TeamRow, type TeamUnitRow, type UserRow } from "../../db/schema/index.ts";
+import { getTeamsByIds, unitsOfTeams } from "../../models/team.ts";
 import * as comments from "../../models/comment.ts";
 import * as issues from "../../models/issue.ts";
 import * as labels from "../../models/label.ts";
@@ -21,6 +22,8 @@ export interface TimelineView {
   oldMilestone: MilestoneRow | undefined;
   milestone: MilestoneRow | undefined;
   assignee: UserRow | undefined;
+  /** A team asked (or no longer asked) for a review, with its units and organization. */
+  assigneeTeam: { team: TeamRow; units: TeamUnitRow[]; org: UserRow } | undefined;
   label: { row: LabelRow; home: { org: string } | { owner: string; repo: string } } | undefined;
   trackedTime: TrackedTimeView | undefined;
   refIssue: IssueView | undefined;
@@ -64,6 +67,8 @@ export function issueTimeline(env: Env, doer: UserRow | undefined, ic: IssueCont
     users.getUsersByIds(env.db, [...new Set(rows.flatMap((c) => [c.posterId, c.assigneeId]).filter((id) => id > 0))]).map((u) => [u.id, u]),
   );
   const milestones = issues.milestonesByIds(env.db, rows.flatMap((c) => [c.oldMilestoneId, c.milestoneId]));
+  const teamRows = new Map(getTeamsByIds(env.db, [...new Set(rows.map((c) => c.assigneeTeamId).filter((id) => id > 0))]).map((t) => [t.id, t]));
+  const teamUnits = unitsOfTeams(env.db, [...teamRows.keys()]);
   const labelRows = new Map(labels.getLabelsByIds(env.db, [...new Set(rows.map((c) => c.labelId).filter((id) => id > 0))]).map((l) => [l.id, l]));
   const timeRows = times.getTrackedTimesByIds(env.db, rows.map((c) => c.timeId).filter((id) => id > 0));
   const timeViews = new Map(trackedTimeViews(env, access, timeRows).map((t) => [t.time.id, t]));
@@ -83,6 +88,10 @@ export function issueTimeline(env: Env, doer: UserRow | undefined, ic: IssueCont
       milestone: milestones.get(comment.milestoneId),
       // Gitea shows a deleted assignee as the Ghost user.
       assignee: comment.assigneeId > 0 ? (people.get(comment.assigneeId) ?? ghostUser()) : undefined,
+      // Review requests go only to teams of the repository's own organization.
+      assigneeTeam: teamRows.has(comment.assigneeTeamId)
+        ? { team: teamRows.get(comment.assigneeTeamId)!, units: teamUnits.get(comment.assigneeTeamId) ?? [], org: ic.owner }
+        : undefined,
       label: label && { row: label, home: labelHome(env, ic, label) },
       trackedTime: timeViews.get(comment.timeId),
       refIssue: linkedViews.get(comment.refIssueId),

@@ -105,8 +105,7 @@ function removeUserRequest(tx: Tx, env: Env, doer: UserRow, pc: PullContext, rev
 
 /**
  * Gitea's AddTeamReviewRequest: once per team; official when the team's approvals count, or the
- * doer's do. The event cannot name the team (hearth's comment table has no team column), so it
- * carries the request's review id only.
+ * doer's do. The event names the team and the request's review.
  */
 function addTeamRequest(tx: Tx, env: Env, doer: UserRow, pc: PullContext, team: TeamRow): ReviewRow | undefined {
   if (reviewModel.latestTeamReview(tx, pc.issue.id, team.id)) return undefined;
@@ -122,7 +121,7 @@ function addTeamRequest(tx: Tx, env: Env, doer: UserRow, pc: PullContext, team: 
     createdUnix: now,
     updatedUnix: now,
   });
-  recordActivity(tx, pc.issue, doer, CommentType.ReviewRequest, { removedAssignee: false, reviewId: review.id });
+  recordActivity(tx, pc.issue, doer, CommentType.ReviewRequest, { assigneeTeamId: team.id, removedAssignee: false, reviewId: review.id });
   return review;
 }
 
@@ -130,7 +129,7 @@ function removeTeamRequest(tx: Tx, doer: UserRow, pc: PullContext, team: TeamRow
   const last = reviewModel.latestTeamReview(tx, pc.issue.id, team.id);
   if (!last) return false;
   reviewModel.deleteReviewRow(tx, last.id);
-  recordActivity(tx, pc.issue, doer, CommentType.ReviewRequest, { removedAssignee: true });
+  recordActivity(tx, pc.issue, doer, CommentType.ReviewRequest, { assigneeTeamId: team.id, removedAssignee: true });
   return true;
 }
 

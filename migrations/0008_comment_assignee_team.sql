@@ -1,0 +1,1 @@
+ALTER TABLE `comment` ADD `assignee_team_id` integer DEFAULT 0 NOT NULL;
