@@ -6,3 +6,4 @@ export * from "./issue.ts";
 export * from "./pull.ts";
 export * from "./protected-tag.ts";
 export * from "./webhook.ts";
+export * from "./secret.ts";
