@@ -5,11 +5,12 @@ import { parseUnits } from "../services/migration/format.ts";
 
 type Flags = Record<string, string | boolean | undefined>;
 
-/** Gitea's `--units` flag; hearth moves milestones, labels, issues, comments, releases and their assets. */
+/** Gitea's `--units` flag; hearth moves milestones, labels, issues, comments, pull requests (with reviews), releases and their assets. */
 export const unitsFlag = {
   name: "units",
   type: "string",
-  description: "which items to move, comma separated: milestones, labels, issues, comments, releases, release_assets; empty means all",
+  description:
+    "which items to move, comma separated: milestones, labels, issues, comments, pull_requests (with their reviews), releases, release_assets; empty means all",
 } as const;
 
 /**
@@ -19,7 +20,7 @@ export const unitsFlag = {
  */
 export const dumpRepoCommand: Command = {
   name: "dump-repo",
-  description: "Dump a repository of this instance (git data, milestones, labels, issues, comments, releases) to a directory",
+  description: "Dump a repository of this instance (git data, milestones, labels, issues, comments, pull requests, reviews, releases) to a directory",
   flags: [
     ...configFlags,
     { name: "repo_dir", short: "r", type: "string", description: "directory to store the data in; must be missing or empty", default: "./data" },
@@ -38,7 +39,7 @@ export const dumpRepoCommand: Command = {
       }),
     );
     process.stdout.write(
-      `Dumped ${flags.owner_name}/${flags.repo_name} to ${s.path}: ${s.milestones} milestones, ${s.labels} labels, ${s.issues} issues, ${s.comments} comments, ${s.releases} releases\n`,
+      `Dumped ${flags.owner_name}/${flags.repo_name} to ${s.path}: ${s.milestones} milestones, ${s.labels} labels, ${s.issues} issues, ${s.comments} comments, ${s.pullRequests} pull requests, ${s.reviews} reviews, ${s.releases} releases\n`,
     );
   },
 };

@@ -33,7 +33,7 @@ export const restoreRepoCommand: Command = {
       }),
     );
     process.stdout.write(
-      `Restored ${s.fullName}${s.created ? "" : " (existing empty repository)"}: ${s.branches} branches, ${s.milestones} milestones, ${s.labels} labels, ${s.issues} issues, ${s.comments} comments, ${s.releases} releases\n`,
+      `Restored ${s.fullName}${s.created ? "" : " (existing empty repository)"}: ${s.branches} branches, ${s.milestones} milestones, ${s.labels} labels, ${s.issues} issues, ${s.comments} comments, ${s.pullRequests} pull requests, ${s.reviews} reviews, ${s.releases} releases\n`,
     );
   },
 };

@@ -62,11 +62,11 @@ export async function fetchBranchesAndTags(target: string, source: string): Prom
 }
 
 /**
- * Deletes every branch and tag of a repository: undoes a restore's fetch into a repository that had
- * none before. The fetched objects stay as unreachable garbage for `git gc`.
+ * Deletes every branch, tag and pull request head of a repository: undoes a restore's fetch into a
+ * repository that had none before. The fetched objects stay as unreachable garbage for `git gc`.
  */
 export async function dropBranchesAndTags(target: string): Promise<void> {
-  const refs = await git(["for-each-ref", "--format=%(refname)", "--", "refs/heads/", "refs/tags/"], { gitDir: target });
+  const refs = await git(["for-each-ref", "--format=%(refname)", "--", "refs/heads/", "refs/tags/", "refs/pull/"], { gitDir: target });
   const lines = refs
     .split("\n")
     .filter(Boolean)

@@ -9,9 +9,12 @@ import {
   issues,
   labels,
   milestones,
+  pullRequests,
   reactions,
   releases,
   repositories,
+  reviews,
+  ReviewType,
   users,
   UserType,
   type CommentRow,
@@ -20,14 +23,17 @@ import {
   type MilestoneRow,
   type NewCommentRow,
   type NewIssueRow,
+  type NewPullRequestRow,
+  type PullRequestRow,
   type ReactionRow,
   type ReleaseRow,
+  type ReviewRow,
   type UserRow,
 } from "../db/schema/index.ts";
 
 /**
  * The issue-tracker rows of one repository, read whole for `dump-repo` and written whole for
- * `restore-repo`. Kept apart from the per-endpoint models: a dump reads everything in one snapshot
+ * `restore-repo` (pull requests and reviews included). Kept apart from the per-endpoint models: a dump reads everything in one snapshot
  * and a restore inserts rows with their recorded times and numbers, which no endpoint does.
  */
 
@@ -48,6 +54,42 @@ export function repoIssues(tx: Tx, repoId: number): IssueRow[] {
     .from(issues)
     .where(and(eq(issues.repoId, repoId), eq(issues.isPull, false)))
     .orderBy(asc(issues.index))
+    .all();
+}
+
+/** The pull requests of a repository (as base), each with its issue, by number. */
+export function repoPulls(tx: Tx, repoId: number): { issue: IssueRow; pull: PullRequestRow }[] {
+  return tx
+    .select({ issue: issues, pull: pullRequests })
+    .from(issues)
+    .innerJoin(pullRequests, eq(pullRequests.issueId, issues.id))
+    .where(and(eq(issues.repoId, repoId), eq(issues.isPull, true)))
+    .orderBy(asc(issues.index))
+    .all();
+}
+
+/**
+ * The reviews of these pull requests that Gitea's API shows others, oldest first: pending reviews
+ * (drafts only their author sees) and team review requests (Gitea's migration has no team) left out.
+ */
+export function reviewsOfIssues(tx: Tx, issueIds: number[]): ReviewRow[] {
+  if (issueIds.length === 0) return [];
+  return tx
+    .select()
+    .from(reviews)
+    .where(and(inArray(reviews.issueId, issueIds), sql`${reviews.type} <> ${ReviewType.Pending}`, eq(reviews.reviewerTeamId, 0)))
+    .orderBy(asc(reviews.createdUnix), asc(reviews.id))
+    .all();
+}
+
+/** The code comments of these reviews, in order. */
+export function codeCommentsOfReviews(tx: Tx, reviewIds: number[]): CommentRow[] {
+  if (reviewIds.length === 0) return [];
+  return tx
+    .select()
+    .from(comments)
+    .where(and(inArray(comments.reviewId, reviewIds), eq(comments.type, CommentType.Code)))
+    .orderBy(asc(comments.createdUnix), asc(comments.id))
     .all();
 }
 
@@ -185,6 +227,14 @@ export function insertIssueRow(tx: Tx, row: NewIssueRow): IssueRow {
   return tx.insert(issues).values(row).returning().get();
 }
 
+export function insertPullRow(tx: Tx, row: NewPullRequestRow): PullRequestRow {
+  return tx.insert(pullRequests).values(row).returning().get();
+}
+
+export function insertReviewRow(tx: Tx, row: typeof reviews.$inferInsert): ReviewRow {
+  return tx.insert(reviews).values(row).returning().get();
+}
+
 export function linkIssueLabels(tx: Tx, issueId: number, labelIds: number[]): void {
   const ids = [...new Set(labelIds)];
   if (ids.length) tx.insert(issueLabels).values(ids.map((labelId) => ({ issueId, labelId }))).run();
@@ -213,7 +263,7 @@ export function raiseIssueIndex(tx: Tx, repoId: number, atLeast: number): void {
 
 /**
  * Every counter a restore affects, recomputed from the rows: each issue's comments, each milestone's
- * and label's issues, the repository's issues and milestones. Organization labels count issues of
+ * and label's issues, the repository's issues, pull requests and milestones. Organization labels count issues of
  * every repository, so those that gained issues here are recounted too.
  */
 export function recountAfterRestore(tx: Tx, repoId: number, orgLabelIds: number[]): void {
@@ -236,12 +286,14 @@ export function recountAfterRestore(tx: Tx, repoId: number, orgLabelIds: number[
   };
   tx.update(labels).set(labelCounts).where(eq(labels.repoId, repoId)).run();
   if (orgLabelIds.length) tx.update(labels).set(labelCounts).where(inArray(labels.id, [...new Set(orgLabelIds)])).run();
-  const countIssues = (closed: boolean | undefined) =>
-    sql`(SELECT count(*) FROM ${issues} WHERE ${issues.repoId} = ${repoId} AND ${issues.isPull} = 0${closed === undefined ? sql`` : sql` AND ${issues.isClosed} = ${closed ? 1 : 0}`})`;
+  const countIssues = (closed: boolean | undefined, isPull = false) =>
+    sql`(SELECT count(*) FROM ${issues} WHERE ${issues.repoId} = ${repoId} AND ${issues.isPull} = ${isPull ? 1 : 0}${closed === undefined ? sql`` : sql` AND ${issues.isClosed} = ${closed ? 1 : 0}`})`;
   tx.update(repositories)
     .set({
       numIssues: countIssues(undefined),
       numClosedIssues: countIssues(true),
+      numPulls: countIssues(undefined, true),
+      numClosedPulls: countIssues(true, true),
       numMilestones: sql`(SELECT count(*) FROM ${milestones} WHERE ${milestones.repoId} = ${repoId})`,
       numClosedMilestones: sql`(SELECT count(*) FROM ${milestones} WHERE ${milestones.repoId} = ${repoId} AND ${milestones.isClosed} = 1)`,
     })

@@ -161,14 +161,15 @@ const refsOf = async (gitDir: string) =>
   (await runGit(["for-each-ref", "--format=%(refname) %(objectname)", "refs/heads", "refs/tags"], { gitDir })).stdout.toString();
 
 describe("dump-repo", () => {
-  test("writes Gitea's layout: repo.yml, topic.yml, milestone.yml, label.yml, issue.yml, comments/{n}.yml, release.yml, git/", async () => {
+  test("writes Gitea's layout: repo.yml, topic.yml, milestone.yml, label.yml, issue.yml, comments/{n}.yml, pull_request.yml, release.yml, git/", async () => {
     const stdout = await ok(["dump-repo", "--repo_dir", dumpDir, "--owner_name", "alice", "--repo_name", "proj"]);
-    expect(stdout).toBe(`Dumped alice/proj to ${dumped}: 3 milestones, 3 labels, 3 issues, 2 comments, 0 releases\n`);
-    expect(readdirSync(dumped).sort()).toEqual(["comments", "git", "issue.yml", "label.yml", "milestone.yml", "release.yml", "repo.yml", "topic.yml"]);
+    expect(stdout).toBe(`Dumped alice/proj to ${dumped}: 3 milestones, 3 labels, 3 issues, 2 comments, 0 pull requests, 0 reviews, 0 releases\n`);
+    expect(readdirSync(dumped).sort()).toEqual(["comments", "git", "issue.yml", "label.yml", "milestone.yml", "pull_request.yml", "release.yml", "repo.yml", "topic.yml"]);
     expect(readdirSync(join(dumped, "comments"))).toEqual(["1.yml"]);
+    expect(load(dumped, "pull_request.yml")).toEqual([]);
     expect(load(dumped, "release.yml")).toEqual([]);
     expect(load(dumped, "topic.yml")).toEqual({ topics: ["tooling", "yaml"] });
-    expect(load(dumped, "repo.yml")).toMatchObject({ name: "proj", owner: "alice", is_private: false, default_branch: "main", service_type: 3, issues: true, pulls: false });
+    expect(load(dumped, "repo.yml")).toMatchObject({ name: "proj", owner: "alice", is_private: false, default_branch: "main", service_type: 3, issues: true, pulls: true });
     expect(await refsOf(join(dumped, "git"))).toBe(await refsOf(projGit));
   });
 
@@ -230,7 +231,7 @@ describe("dump-repo", () => {
 describe("restore-repo", () => {
   test("dump → restore → dump gives back the same files and git refs", async () => {
     const stdout = await ok(["restore-repo", "--repo_dir", dumped, "--owner_name", "alice", "--repo_name", "copy"]);
-    expect(stdout).toBe("Restored alice/copy: 2 branches, 3 milestones, 3 labels, 3 issues, 2 comments, 0 releases\n");
+    expect(stdout).toBe("Restored alice/copy: 2 branches, 3 milestones, 3 labels, 3 issues, 2 comments, 0 pull requests, 0 reviews, 0 releases\n");
     const again = join(out, "again");
     await ok(["dump-repo", "-r", again, "--owner_name", "alice", "--repo_name", "copy"]);
     const a = yamlFiles(dumped);
@@ -273,7 +274,7 @@ describe("restore-repo", () => {
   test("an existing empty repository is filled; a non-empty one is refused", async () => {
     expect((await t.json("POST", "/api/v1/user/repos", { token: aliceToken, body: { name: "blank" } })).status).toBe(201);
     expect(await ok(["restore-repo", "-r", dumped, "--owner_name", "alice", "--repo_name", "blank"])).toBe(
-      "Restored alice/blank (existing empty repository): 2 branches, 3 milestones, 3 labels, 3 issues, 2 comments, 0 releases\n",
+      "Restored alice/blank (existing empty repository): 2 branches, 3 milestones, 3 labels, 3 issues, 2 comments, 0 pull requests, 0 reviews, 0 releases\n",
     );
     expect(await fails(["restore-repo", "-r", dumped, "--owner_name", "alice", "--repo_name", "proj"])).toBe(
       "repository alice/proj already exists and is not empty",

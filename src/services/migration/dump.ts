@@ -10,12 +10,14 @@ import { cloneMirror } from "../../git/mirror.ts";
 import { Invalid, NotFound } from "../../lib/errors.ts";
 import { gitDirOf } from "../repo/lookup.ts";
 import { readReleases, writeReleaseAssets, type ReleaseDump } from "./release-dump.ts";
+import { buildPullDump, pullRecords, readReviewRows, type PullDump } from "./pull-dump.ts";
 import {
   FILES,
   GITEA_SERVICE_TYPE,
   NO_DEADLINE,
   commentFile,
   dumpTime,
+  reviewFile,
   toYaml,
   type CommentRecord,
   type IssueRecord,
@@ -40,6 +42,8 @@ export interface DumpSummary {
   labels: number;
   issues: number;
   comments: number;
+  pullRequests: number;
+  reviews: number;
   releases: number;
 }
 
@@ -66,19 +70,26 @@ interface Files {
   comments: Map<number, CommentRecord[]>;
   topics: string[];
   releases?: ReleaseDump;
+  pulls?: PullDump;
 }
 
 /** Everything the YAML files hold, read in one transaction so the files agree with each other. */
-function readRecords(tx: Tx, env: Env, repo: RepoRow, units: Set<Unit>): Files {
+function readRecords(tx: Tx, env: Env, owner: UserRow, repo: RepoRow, units: Set<Unit>): Files {
   const milestoneRows = data.repoMilestones(tx, repo.id);
   const issueRows = units.has("issues") ? data.repoIssues(tx, repo.id) : [];
-  const issueIds = issueRows.map((i) => i.id);
+  const pullRows = units.has("pull_requests") ? data.repoPulls(tx, repo.id) : [];
+  // Pull requests are issues too: their comments, reactions, labels and assignees are read with the issues'.
+  const trackerRows = [...issueRows, ...pullRows.map((p) => p.issue)];
+  const issueIds = trackerRows.map((i) => i.id);
   const commentRows = units.has("comments") ? data.plainCommentsOfIssues(tx, issueIds) : [];
   const reactionRows = data.reactionsOfIssues(tx, issueIds);
+  const reviewRows = readReviewRows(tx, pullRows.map((p) => p.issue.id));
   const people = data.usersByIds(tx, [
-    ...issueRows.map((i) => i.posterId),
+    ...trackerRows.map((i) => i.posterId),
     ...commentRows.map((c) => c.posterId),
     ...reactionRows.map((r) => r.userId),
+    ...reviewRows.reviews.map((r) => r.reviewerId),
+    ...reviewRows.codeComments.map((c) => c.posterId),
   ]);
   const person = (id: number, originalAuthor: string, originalAuthorId: number): Person => {
     if (originalAuthor) return { id: originalAuthorId, name: originalAuthor, email: "" };
@@ -112,55 +123,57 @@ function readRecords(tx: Tx, env: Env, repo: RepoRow, units: Set<Unit>): Files {
       description: l.description,
     }));
   }
-  if (units.has("issues")) {
-    const milestoneNames = new Map(milestoneRows.map((m) => [m.id, m.name]));
-    const labelsOf = data.labelsByIssue(tx, issueIds);
-    const assigneesOf = data.assigneeNamesByIssue(tx, issueIds);
-    const issueReactions = new Map<number, ReactionRecord[]>();
-    const commentReactions = new Map<number, ReactionRecord[]>();
-    for (const r of reactionRows) {
-      const [map, key] = r.commentId > 0 ? [commentReactions, r.commentId] : [issueReactions, r.issueId];
-      map.set(key, [...(map.get(key) ?? []), reaction(r)]);
-    }
-    files.issues = issueRows.map((i: IssueRow) => {
-      const p = person(i.posterId, i.originalAuthor, i.originalAuthorId);
-      return {
-        number: i.index,
-        poster_id: p.id,
-        poster_name: p.name,
-        poster_email: p.email,
-        title: i.title,
-        content: i.content,
-        ref: i.ref,
-        milestone: milestoneNames.get(i.milestoneId) ?? "",
-        state: i.isClosed ? "closed" : "open",
-        is_locked: i.isLocked,
-        created: dumpTime(i.createdUnix),
-        updated: dumpTime(i.updatedUnix),
-        closed: i.closedUnix > 0 ? dumpTime(i.closedUnix) : null,
-        labels: (labelsOf.get(i.id) ?? []).map((l) => ({ name: l.name, color: l.color.replace(/^#/, ""), description: l.description })),
-        reactions: issueReactions.get(i.id) ?? [],
-        assignees: assigneesOf.get(i.id) ?? [],
-      };
-    });
-    const numberOf = new Map(issueRows.map((i) => [i.id, i.index]));
-    for (const c of commentRows) {
-      const issueNumber = numberOf.get(c.issueId)!;
-      const p = person(c.posterId, c.originalAuthor, c.originalAuthorId);
-      const record: CommentRecord = {
-        issue_index: issueNumber,
-        index: c.id,
-        comment_type: "comment",
-        poster_id: p.id,
-        poster_name: p.name,
-        poster_email: p.email,
-        created: dumpTime(c.createdUnix),
-        updated: dumpTime(c.updatedUnix),
-        content: c.content,
-        reactions: commentReactions.get(c.id) ?? [],
-      };
-      files.comments.set(issueNumber, [...(files.comments.get(issueNumber) ?? []), record]);
-    }
+  const milestoneNames = new Map(milestoneRows.map((m) => [m.id, m.name]));
+  const labelsOf = data.labelsByIssue(tx, issueIds);
+  const assigneesOf = data.assigneeNamesByIssue(tx, issueIds);
+  const issueReactions = new Map<number, ReactionRecord[]>();
+  const commentReactions = new Map<number, ReactionRecord[]>();
+  for (const r of reactionRows) {
+    const [map, key] = r.commentId > 0 ? [commentReactions, r.commentId] : [issueReactions, r.issueId];
+    map.set(key, [...(map.get(key) ?? []), reaction(r)]);
+  }
+  const issueRecord = (i: IssueRow): IssueRecord => {
+    const p = person(i.posterId, i.originalAuthor, i.originalAuthorId);
+    return {
+      number: i.index,
+      poster_id: p.id,
+      poster_name: p.name,
+      poster_email: p.email,
+      title: i.title,
+      content: i.content,
+      ref: i.ref,
+      milestone: milestoneNames.get(i.milestoneId) ?? "",
+      state: i.isClosed ? "closed" : "open",
+      is_locked: i.isLocked,
+      created: dumpTime(i.createdUnix),
+      updated: dumpTime(i.updatedUnix),
+      closed: i.closedUnix > 0 ? dumpTime(i.closedUnix) : null,
+      labels: (labelsOf.get(i.id) ?? []).map((l) => ({ name: l.name, color: l.color.replace(/^#/, ""), description: l.description })),
+      reactions: issueReactions.get(i.id) ?? [],
+      assignees: assigneesOf.get(i.id) ?? [],
+    };
+  };
+  if (units.has("issues")) files.issues = issueRows.map(issueRecord);
+  if (units.has("pull_requests")) {
+    files.pulls = buildPullDump(env, tx, { ...repo, ownerName: owner.name }, pullRows, reviewRows, issueRecord, person, commentReactions);
+  }
+  const numberOf = new Map(trackerRows.map((i) => [i.id, i.index]));
+  for (const c of commentRows) {
+    const issueNumber = numberOf.get(c.issueId)!;
+    const p = person(c.posterId, c.originalAuthor, c.originalAuthorId);
+    const record: CommentRecord = {
+      issue_index: issueNumber,
+      index: c.id,
+      comment_type: "comment",
+      poster_id: p.id,
+      poster_name: p.name,
+      poster_email: p.email,
+      created: dumpTime(c.createdUnix),
+      updated: dumpTime(c.updatedUnix),
+      content: c.content,
+      reactions: commentReactions.get(c.id) ?? [],
+    };
+    files.comments.set(issueNumber, [...(files.comments.get(issueNumber) ?? []), record]);
   }
   return files;
 }
@@ -182,7 +195,7 @@ function repoRecord(env: Env, owner: UserRow, repo: RepoRow, units: Set<Unit>): 
     labels: units.has("labels"),
     releases: units.has("releases"),
     comments: units.has("comments"),
-    pulls: false,
+    pulls: units.has("pull_requests"),
     assets: units.has("release_assets"),
   };
 }
@@ -198,7 +211,7 @@ export async function dumpRepo(env: Env, input: DumpInput): Promise<DumpSummary>
   if (!owner || !repo) throw new NotFound(`repository ${input.ownerName}/${input.repoName} does not exist`);
   checkTarget(input.repoDir);
 
-  const files = env.db.transaction((tx) => readRecords(tx, env, repo, input.units), { behavior: "deferred" });
+  const files = env.db.transaction((tx) => readRecords(tx, env, owner, repo, input.units), { behavior: "deferred" });
   const base = join(input.repoDir, owner.name, repo.name);
   try {
     mkdirSync(base, { recursive: true });
@@ -215,6 +228,11 @@ export async function dumpRepo(env: Env, input: DumpInput): Promise<DumpSummary>
     if (files.comments.size) mkdirSync(join(base, FILES.comments));
     for (const [issueNumber, list] of files.comments) write(commentFile(issueNumber), list);
     await cloneMirror(gitDirOf(env, owner, repo), join(base, FILES.git));
+    if (files.pulls) {
+      write(FILES.pullRequest, await pullRecords(join(base, FILES.git), files.pulls));
+      if (files.pulls.reviews.size) mkdirSync(join(base, FILES.reviews));
+      for (const [pullNumber, list] of files.pulls.reviews) write(reviewFile(pullNumber), list);
+    }
   } catch (err) {
     rmSync(base, { recursive: true, force: true });
     throw err;
@@ -225,6 +243,8 @@ export async function dumpRepo(env: Env, input: DumpInput): Promise<DumpSummary>
     labels: files.labels?.length ?? 0,
     issues: files.issues?.length ?? 0,
     comments: [...files.comments.values()].reduce((n, l) => n + l.length, 0),
+    pullRequests: files.pulls?.rows.length ?? 0,
+    reviews: [...(files.pulls?.reviews.values() ?? [])].reduce((n, l) => n + l.length, 0),
     releases: files.releases?.records.length ?? 0,
   };
 }

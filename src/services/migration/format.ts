@@ -13,9 +13,11 @@ import { toRFC3339 } from "../../lib/time.ts";
  *   label.yml            [Label]              items: migration-schemas/label.json (+ Gitea's exclusive, priority)
  *   issue.yml            [Issue]              validated with migration-schemas/issue.json (labels, reactions inside)
  *   comments/{n}.yml     [Comment] of issue n reactions: migration-schemas/reaction.json
+ *   pull_request.yml     [PullRequest]        checked with pull-schema.ts (Gitea ships no schema for it)
+ *   reviews/{n}.yml      [Review] of pull n   checked with pull-schema.ts; code comments inside
  *   release.yml          [Release]            checked with release-schema.ts (Gitea ships no schema for it)
  *   release_assets/{tag}/{name}               asset files, with `--units release_assets`
- *   git/                 bare mirror of the repository
+ *   git/                 bare mirror of the repository, `refs/pull/{n}/head` included
  *
  * Keys are the yaml names of Gitea's structs (its yaml tags, else the lower-cased field name).
  */
@@ -26,6 +28,8 @@ export const FILES = {
   milestone: "milestone.yml",
   label: "label.yml",
   issue: "issue.yml",
+  pullRequest: "pull_request.yml",
+  reviews: "reviews",
   release: "release.yml",
   releaseAssets: "release_assets",
   comments: "comments",
@@ -33,6 +37,7 @@ export const FILES = {
 } as const;
 
 export const commentFile = (issueNumber: number): string => join(FILES.comments, `${issueNumber}.yml`);
+export const reviewFile = (pullNumber: number): string => join(FILES.reviews, `${pullNumber}.yml`);
 
 /** Gitea's milestone record: exactly these seven fields, all present (the seed's "Milestone record"). */
 export interface MilestoneRecord {
@@ -95,6 +100,88 @@ export interface CommentRecord {
   meta?: Record<string, unknown>;
 }
 
+/** Gitea's PullRequestBranch (modules/migration/pullrequest.go). */
+export interface PullBranchRecord {
+  clone_url?: string;
+  ref: string;
+  sha: string;
+  repo_name?: string;
+  owner_name?: string;
+}
+
+/**
+ * Gitea's PullRequest: the issue half (number, poster, title, state, labels, ...) beside the
+ * branches and the merge. `patch_url` names a patch file under `git/pulls/` when the dumper
+ * downloaded one; hearth writes none (Gitea's dumper skips an empty one, its restorer reads none).
+ */
+export interface PullRequestRecord {
+  number: number;
+  title: string;
+  poster_name: string;
+  poster_id: number;
+  poster_email?: string;
+  content: string;
+  milestone?: string;
+  state: "open" | "closed";
+  created: string;
+  updated: string;
+  closed?: string | null;
+  labels?: { name: string; color?: string; description?: string }[] | null;
+  patch_url?: string;
+  merged: boolean;
+  merged_time?: string | null;
+  merge_commit_sha?: string;
+  head: PullBranchRecord;
+  base: PullBranchRecord;
+  assignees?: string[] | null;
+  is_locked: boolean;
+  reactions?: ReactionRecord[] | null;
+  /** Gitea's ForeignIndex (no yaml tag): the number in the source. */
+  foreignindex?: number;
+  ensured_safe?: boolean;
+  is_draft?: boolean;
+}
+
+/** Gitea's ReviewComment: a code comment of a review. `line` < 0 is a line of the old side. */
+export interface ReviewCommentRecord {
+  id?: number;
+  in_reply_to?: number;
+  content: string;
+  tree_path: string;
+  diff_hunk: string;
+  position?: number;
+  line: number;
+  commit_id: string;
+  poster_id: number;
+  reactions?: ReactionRecord[] | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Gitea's review states (modules/migration/review.go) and hearth's ReviewType for each. */
+export const REVIEW_STATES = {
+  PENDING: 0,
+  APPROVED: 1,
+  COMMENTED: 2,
+  CHANGES_REQUESTED: 3,
+  REQUEST_REVIEW: 4,
+} as const;
+export type ReviewState = keyof typeof REVIEW_STATES;
+
+/** Gitea's Review. */
+export interface ReviewRecord {
+  id?: number;
+  issue_index: number;
+  reviewer_id: number;
+  reviewer_name: string;
+  official: boolean;
+  commit_id: string;
+  content: string;
+  created_at: string;
+  state: ReviewState;
+  comments?: ReviewCommentRecord[] | null;
+}
+
 /** Gitea's ReleaseAsset (modules/migration/release.go): every key present, as its yaml.Marshal writes them. */
 export interface AssetRecord {
   id: number;
@@ -150,12 +237,12 @@ export interface RepoRecord {
 export const GITEA_SERVICE_TYPE = 3;
 
 /**
- * The `--units` hearth can move. Gitea's other units (wiki, pull_requests) name data hearth does
- * not dump yet, so asking for one is an error rather than a silent no-op.
+ * The `--units` hearth can move. Gitea's other unit (wiki) names data hearth does not dump yet,
+ * so asking for it is an error rather than a silent no-op.
  */
-export const UNITS = ["milestones", "labels", "issues", "comments", "releases", "release_assets"] as const;
+export const UNITS = ["milestones", "labels", "issues", "comments", "pull_requests", "releases", "release_assets"] as const;
 export type Unit = (typeof UNITS)[number];
-const UNAVAILABLE = new Set(["wiki", "pull_requests"]);
+const UNAVAILABLE = new Set(["wiki"]);
 
 /** Gitea's `--units`: comma separated, case-insensitive, empty entries skipped; nothing means all. */
 export function parseUnits(value: string | undefined): Set<Unit> {

@@ -7,7 +7,10 @@ import { sanitizeTopics, MAX_TOPICS_PER_REPO } from "../repo/topics.ts";
 import {
   FILES,
   commentFile,
+  reviewFile,
   type CommentRecord,
+  type PullRequestRecord,
+  type ReviewRecord,
   type IssueRecord,
   type LabelRecord,
   type MilestoneRecord,
@@ -15,6 +18,7 @@ import {
   type Unit,
 } from "./format.ts";
 import { loadReleases, type LoadedRelease } from "./release-load.ts";
+import { checkPullHeads, checkPulls, checkReviews, reviewFiles, type LoadedPull } from "./pull-load.ts";
 import { checkSchema, describeProblem, parseYaml, type Problem, type SchemaName } from "./validate.ts";
 
 /**
@@ -44,8 +48,12 @@ export interface LoadedDump {
   milestones?: MilestoneRecord[];
   labels?: (LabelRecord & { color: string })[];
   issues?: IssueRecord[];
-  /** Per issue number. */
+  /** Per issue or pull request number. */
   comments: Map<number, CommentRecord[]>;
+  /** Undefined where the unit was not asked for or pull_request.yml is absent. */
+  pulls?: LoadedPull[];
+  /** Per pull request number. */
+  reviews: Map<number, ReviewRecord[]>;
   /** Undefined where the unit was not asked for or release.yml is absent. */
   releases?: LoadedRelease[];
   git: MirrorInfo;
@@ -203,7 +211,7 @@ export function isValidRef(ref: string): boolean {
   );
 }
 
-function checkReactions(c: Collector, file: string, item: number, prefix: string, list: ReactionRecord[] | undefined): void {
+export function checkReactions(c: Collector, file: string, item: number, prefix: string, list: ReactionRecord[] | null | undefined): void {
   const seen = new Set<string>();
   (list ?? []).forEach((r, i) => {
     const field = `${prefix}reactions[${i}]`;
@@ -215,18 +223,24 @@ function checkReactions(c: Collector, file: string, item: number, prefix: string
   });
 }
 
+type TrackerRecord = Pick<IssueRecord, "number" | "poster_id" | "milestone" | "ref"> & {
+  labels?: IssueRecord["labels"] | null;
+  reactions?: ReactionRecord[] | null;
+};
+
+/** The checks issue.yml and pull_request.yml share; `numbers` holds the numbers taken so far (issues and pull requests share them). */
 function checkIssues(
   c: Collector,
-  list: IssueRecord[],
+  file: string,
+  list: TrackerRecord[],
   refs: { milestones?: Set<string>; labels?: Set<string>; orgLabels: Set<string> },
+  numbers: Set<number>,
 ): void {
-  const numbers = new Set<number>();
   list.forEach((issue, item) => {
-    const file = FILES.issue;
     if (!Number.isSafeInteger(issue.number) || issue.number < 1) {
       c.add({ file, item, field: "number", message: "must be a positive integer" });
     } else if (numbers.has(issue.number)) {
-      c.add({ file, item, field: "number", message: `duplicate number ${issue.number}` });
+      c.add({ file, item, field: "number", message: `duplicate number ${issue.number}${file === FILES.issue ? "" : ` (issues and pull requests share numbers)`}` });
     }
     numbers.add(issue.number);
     if (!isId(issue.poster_id)) c.add({ file, item, field: "poster_id", message: "must be an integer" });
@@ -260,7 +274,7 @@ function commentFiles(c: Collector, dir: string): number[] {
 }
 
 function checkComments(c: Collector, file: string, issueNumber: number, list: CommentRecord[], issues: Set<number>): void {
-  if (!issues.has(issueNumber)) c.add({ file, message: `issue ${issueNumber} is not in ${FILES.issue}` });
+  if (!issues.has(issueNumber)) c.add({ file, message: `issue ${issueNumber} is not in ${FILES.issue} or ${FILES.pullRequest}` });
   list.forEach((cm, item) => {
     if (cm.issue_index !== issueNumber) c.add({ file, item, field: "issue_index", message: `must be ${issueNumber}, the file's issue` });
     if (!isId(cm.poster_id)) c.add({ file, item, field: "poster_id", message: "must be an integer" });
@@ -291,24 +305,43 @@ export async function loadDump(dir: string, opts: LoadOptions): Promise<LoadedDu
   const rawLabels = units.has("labels") ? readChecked<LabelRecord>(c, dir, FILES.label, "label") : undefined;
   const labels = rawLabels && checkLabels(c, rawLabels);
   const issues = units.has("issues") ? readChecked<IssueRecord>(c, dir, FILES.issue, "issue") : undefined;
-  if (issues) {
-    checkIssues(c, issues, {
-      milestones:
-        units.has("milestones") && !failed(FILES.milestone, milestones) ? new Set((milestones ?? []).map((m) => m.title)) : undefined,
-      labels: units.has("labels") && !failed(FILES.label, rawLabels) ? new Set((labels ?? []).map((l) => l.name)) : undefined,
-      orgLabels: opts.orgLabels,
-    });
-  }
+  const refs = {
+    milestones:
+      units.has("milestones") && !failed(FILES.milestone, milestones) ? new Set((milestones ?? []).map((m) => m.title)) : undefined,
+    labels: units.has("labels") && !failed(FILES.label, rawLabels) ? new Set((labels ?? []).map((l) => l.name)) : undefined,
+    orgLabels: opts.orgLabels,
+  };
+  const numbers = new Set<number>();
+  if (issues) checkIssues(c, FILES.issue, issues, refs, numbers);
+  const rawPulls = units.has("pull_requests") ? readChecked<PullRequestRecord>(c, dir, FILES.pullRequest, "pull_request") : undefined;
+  const pulls = rawPulls && checkPulls(c, rawPulls);
+  if (rawPulls) checkIssues(c, FILES.pullRequest, rawPulls, refs, numbers);
 
+  // Comments belong to the issues and pull requests restored. A file of a number neither holds is
+  // refused, unless one of the two was left out of --units: then it may be one of those.
   const comments = new Map<number, CommentRecord[]>();
-  if (units.has("comments") && units.has("issues") && !failed(FILES.issue, issues)) {
-    const known = new Set((issues ?? []).map((i) => i.number));
+  const trackerFailed = failed(FILES.issue, issues) || failed(FILES.pullRequest, rawPulls);
+  const trackerAsked = units.has("issues") || units.has("pull_requests");
+  if (units.has("comments") && trackerAsked && !trackerFailed) {
+    const partial = !units.has("issues") || !units.has("pull_requests");
     for (const n of commentFiles(c, dir)) {
+      if (partial && !numbers.has(n)) continue;
       const file = commentFile(n);
       const list = readChecked<CommentRecord>(c, dir, file, "comment");
       if (!list) continue;
-      checkComments(c, file, n, list, known);
+      checkComments(c, file, n, list, numbers);
       comments.set(n, list);
+    }
+  }
+  const reviews = new Map<number, ReviewRecord[]>();
+  if (pulls) {
+    const pullNumbers = new Set(pulls.map((p) => p.record.number));
+    for (const n of reviewFiles(c, dir)) {
+      const file = reviewFile(n);
+      const list = readChecked<ReviewRecord>(c, dir, file, "review");
+      if (!list) continue;
+      checkReviews(c, n, list, pullNumbers);
+      reviews.set(n, list);
     }
   }
 
@@ -318,6 +351,7 @@ export async function loadDump(dir: string, opts: LoadOptions): Promise<LoadedDu
   const gitPath = join(dir, FILES.git);
   const git = existsSync(gitPath) ? await inspectMirror(gitPath) : undefined;
   if (!git) c.add({ file: `${FILES.git}/`, message: "missing or not a bare git repository" });
+  else if (pulls) await checkPullHeads(c, gitPath, pulls);
   c.throwIfAny();
-  return { dir, ...repo, topics, milestones, labels, issues, comments, releases, git: git! };
+  return { dir, ...repo, topics, milestones, labels, issues, comments, pulls, reviews, releases, git: git! };
 }

@@ -17,6 +17,7 @@ import { deleteRepo } from "../repo/delete.ts";
 import { gitDirOf } from "../repo/lookup.ts";
 import { FILES, deadlineUnix, parseRFC3339, type Unit } from "./format.ts";
 import { COMMENT_TYPES, loadDump, type LoadedDump } from "./load.ts";
+import { insertPulls, preparePulls, pullTitle, type PreparedPull, type PreparedReview } from "./pull-restore.ts";
 import { discardReleaseFiles, insertReleases, prepareReleases, type AuthorOf, type PreparedRelease } from "./release-restore.ts";
 
 export interface RestoreInput {
@@ -35,6 +36,8 @@ export interface RestoreSummary {
   labels: number;
   issues: number;
   comments: number;
+  pullRequests: number;
+  reviews: number;
   releases: number;
 }
 
@@ -47,7 +50,15 @@ const GHOST_ID = -1;
  */
 function authorMapper(tx: Tx, dump: LoadedDump): AuthorOf {
   const ids: number[] = (dump.releases ?? []).map((r) => r.record.publisher_id);
-  for (const i of dump.issues ?? []) ids.push(i.poster_id, ...(i.reactions ?? []).map((r) => r.user_id));
+  for (const i of [...(dump.issues ?? []), ...(dump.pulls ?? []).map((p) => p.record)]) {
+    ids.push(i.poster_id, ...(i.reactions ?? []).map((r) => r.user_id));
+  }
+  for (const list of dump.reviews.values()) {
+    for (const r of list) {
+      ids.push(r.reviewer_id);
+      for (const cm of r.comments ?? []) ids.push(cm.poster_id, ...(cm.reactions ?? []).map((x) => x.user_id));
+    }
+  }
   for (const list of dump.comments.values()) {
     for (const cm of list) ids.push(cm.poster_id, ...(cm.reactions ?? []).map((r) => r.user_id));
   }
@@ -83,6 +94,7 @@ interface ImportContext {
   doer: UserRow;
   orgLabels: Map<string, { id: number }>;
   releases: PreparedRelease[];
+  pulls?: { pulls: PreparedPull[]; reviews: PreparedReview[] };
 }
 
 /** Every row of the restore, in the caller's one transaction. */
@@ -127,18 +139,28 @@ function importRows(tx: Tx, ctx: ImportContext): Omit<RestoreSummary, "fullName"
   }
 
   const author = authorMapper(tx, dump);
-  const assignees = data.individualsByNames(tx, (dump.issues ?? []).flatMap((i) => i.assignees ?? []));
+  const pullRecords = (ctx.pulls?.pulls ?? []).map((p) => p.loaded.record);
+  const assignees = data.individualsByNames(
+    tx,
+    [...(dump.issues ?? []), ...pullRecords].flatMap((i) => i.assignees ?? []),
+  );
   const issueIds = new Map<number, number>();
   const orgLabelsUsed: number[] = [];
   let maxNumber = 0;
-  for (const issue of dump.issues ?? []) {
+  // Issues and pull requests alike: a pull request is an issue row (is_pull) with a pull_request row beside it.
+  const trackerItems = [
+    ...(dump.issues ?? []).map((issue) => ({ issue, isPull: false, title: issue.title, ref: issue.ref ?? "" })),
+    ...pullRecords.map((pr) => ({ issue: pr, isPull: true, title: pullTitle(pr.title, pr.is_draft), ref: "" })),
+  ];
+  for (const { issue, isPull, title, ref } of trackerItems) {
     const row = data.insertIssueRow(tx, {
       repoId: repo.id,
       index: issue.number,
       ...author(issue.poster_id, issue.poster_name),
-      title: issue.title,
+      title,
       content: issue.content,
-      ref: issue.ref ?? "",
+      ref,
+      isPull,
       milestoneId: (units.has("milestones") && issue.milestone && milestoneIds.get(issue.milestone)) || 0,
       isClosed: issue.state === "closed",
       isLocked: issue.is_locked,
@@ -176,6 +198,7 @@ function importRows(tx: Tx, ctx: ImportContext): Omit<RestoreSummary, "fullName"
       });
     }
   }
+  if (ctx.pulls) insertPulls(tx, repo.id, ctx.doer.id, ctx.pulls, issueIds, author, now);
 
   let commentCount = 0;
   for (const [issueNumber, list] of dump.comments) {
@@ -216,17 +239,19 @@ function importRows(tx: Tx, ctx: ImportContext): Omit<RestoreSummary, "fullName"
     labels: dump.labels?.length ?? 0,
     issues: dump.issues?.length ?? 0,
     comments: commentCount,
+    pullRequests: ctx.pulls?.pulls.length ?? 0,
+    reviews: ctx.pulls?.reviews.length ?? 0,
     releases: ctx.releases.length,
   };
 }
 
 /**
  * Gitea's restore-repo: a dump made by `dump-repo` (or by Gitea) becomes a repository of this
- * instance, new or existing but empty (no git branches or tags, issues, labels, milestones or releases).
+ * instance, new or existing but empty (no git branches or tags, issues, pull requests, labels, milestones or releases).
  *
  * Everything is checked first, every file against its schema and every reference between files,
  * and nothing is written when anything is wrong. Then the repository is created if needed, the git
- * data fetched into it, the release assets copied into storage, and every row written in one
+ * data fetched into it (branches, tags and the pull requests' heads), the release assets copied into storage, and every row written in one
  * transaction; a failure there deletes the repository this restore created, or takes the fetched
  * branches out of the one it filled, and removes the copied assets.
  */
@@ -267,8 +292,9 @@ export async function restoreRepo(env: Env, input: RestoreInput): Promise<Restor
     await fetchBranchesAndTags(path, join(input.repoDir, FILES.git));
     const heads = await readBranchHeads(path);
     if (heads.length) await setHead(path, defaultBranch);
+    const pulls = dump.pulls && (await preparePulls(env, repo, path, join(input.repoDir, FILES.git), dump.pulls, dump.reviews));
     releases = await prepareReleases(env, path, dump.releases ?? []);
-    const counts = writeTx(env.db, (tx) => importRows(tx, { repo, dump, units, heads, defaultBranch, doer, orgLabels, releases }));
+    const counts = writeTx(env.db, (tx) => importRows(tx, { repo, dump, units, heads, defaultBranch, doer, orgLabels, releases, pulls }));
     return { fullName: `${owner.name}/${repo.name}`, created: !existing, ...counts };
   } catch (err) {
     discardReleaseFiles(env, releases);

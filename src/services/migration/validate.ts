@@ -9,6 +9,7 @@ import milestoneSchema from "./schemas/milestone.json";
 import reactionSchema from "./schemas/reaction.json";
 import { parseRFC3339 } from "./format.ts";
 import { releaseFileSchema } from "./release-schema.ts";
+import { pullRequestFileSchema, reviewFileSchema } from "./pull-schema.ts";
 
 /**
  * Schema validation of a dump's files. Every problem names the file, the item (its 0-based position
@@ -83,7 +84,7 @@ const commentFileSchema: Schema = {
   },
 };
 
-export type SchemaName = "milestone" | "label" | "issue" | "comment" | "release";
+export type SchemaName = "milestone" | "label" | "issue" | "comment" | "release" | "pull_request" | "review";
 
 let validators: Record<SchemaName, ValidateFunction> | undefined;
 
@@ -104,6 +105,8 @@ function compile(): Record<SchemaName, ValidateFunction> {
     label: ajv.compile(labelFileSchema),
     comment: ajv.compile(commentFileSchema),
     release: ajv.compile(releaseFileSchema),
+    pull_request: ajv.compile(pullRequestFileSchema),
+    review: ajv.compile(reviewFileSchema),
   };
 }
 
