@@ -31,7 +31,7 @@ async function confirmed(): Promise<boolean> {
 /**
  * `hearth admin sendmail`: Gitea's command of the same name. Gitea hands the mail to the running
  * server; hearth's admin commands work on the database directly, so this process sends it and
- * waits for delivery before exiting.
+ * waits for delivery before exiting (nothing goes through the server's mail queue).
  */
 export const sendMailCommand: Command = {
   name: "sendmail",
@@ -54,7 +54,7 @@ export const sendMailCommand: Command = {
       }
     }
     await withRuntime(flags, async (env) => {
-      const sent = mailAllUsers(env, subject, content);
+      const sent = await mailAllUsers(env, subject, content);
       await closeMail(env);
       out(`Sent ${sent} email(s) to all users\n`);
     });

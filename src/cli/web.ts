@@ -86,7 +86,7 @@ export const webCommand: Command = {
       config: settings.configFile,
       database: settings.database.path,
     });
-    // Background work left from before (webhook deliveries of a previous run) resumes now.
+    // Background work left from before (webhook deliveries and mail of a previous run) resumes now.
     env.queue.start();
     if (countUsers(env) === 0) {
       log.info(
@@ -122,11 +122,12 @@ export const webCommand: Command = {
       process.on("SIGTERM", stop);
     });
     clearInterval(daily);
-    // Deliveries under way finish (DELIVER_TIMEOUT bounds them); the rest wait in the database for the next start.
-    await env.queue.stop();
-    await env.housekeeper.stop();
-    // Mail still queued gets its last try (retries without their delay) before the process ends.
+    // Deliveries under way finish (DELIVER_TIMEOUT bounds webhooks; a send to a hung mail server is
+    // abandoned after closeMail's wait); the rest, mail included, wait in the database for the next start.
+    const stopping = env.queue.stop();
     await closeMail(env);
+    await stopping;
+    await env.housekeeper.stop();
     close();
     return 0;
   },

@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import type { SendMailOptions } from "nodemailer";
 import type { MailerSettings } from "../config/mailer.ts";
 
 /**
@@ -34,27 +33,62 @@ export function autoMessageId(msg: MailMessage, date: Date, domain: string): str
   return `<autogen-${date.getTime()}-${hash.slice(0, 16)}@${domain}>`;
 }
 
-/** The nodemailer form of a message under the mailer settings, as Gitea's sender.Message.ToMessage builds it. */
-export function toSendMailOptions(msg: MailMessage, mailer: MailerSettings, domain: string): SendMailOptions {
-  const date = msg.date ?? new Date();
-  const options: SendMailOptions = {
-    from: { name: msg.fromName || mailer.fromName, address: mailer.fromEmail },
-    to: msg.to,
-    subject: mailer.subjectPrefix ? `${mailer.subjectPrefix} ${msg.subject}` : msg.subject,
-    date,
-    messageId: msg.messageId ?? autoMessageId(msg, date, domain),
-    // Keeps out-of-office replies away from the sender address.
-    headers: { ...msg.headers, "X-Auto-Response-Suppress": "All" },
-    text: msg.text,
-    // Never read files or fetch URLs named in a message: its parts are always given inline.
-    disableFileAccess: true,
-    disableUrlAccess: true,
+/**
+ * A message ready to send, as the mail queue stores it (JSON): every choice the settings make is
+ * already taken (sender, subject prefix, Message-ID, date, HTML or plain text only), so mail queued
+ * before a restart goes out as it was composed. Header values are unencoded text; nodemailer encodes
+ * them (and adds the MIME headers) when sending.
+ */
+export interface RenderedMail {
+  /** The SMTP envelope: MAIL FROM ("" for the null sender `<>`) and RCPT TO. */
+  envelope: { from: string; to: string[] };
+  /** The message's own headers, in order (From, To, Subject, Date, Message-ID, ...); an array repeats the header. */
+  headers: Record<string, string | string[]>;
+  /** Absent under SEND_AS_PLAIN_TEXT. */
+  html?: string;
+  text: string;
+  /** What the log says about this message. */
+  info: string;
+}
+
+/** Headers the message's own `headers` may not set: they are the sender's, the recipient's and the thread's. */
+const RESERVED_HEADERS = new Set(
+  ["from", "to", "cc", "bcc", "sender", "reply-to", "subject", "date", "message-id", "in-reply-to", "references", "x-auto-response-suppress"],
+);
+
+/** `"Name" <address>`, the name quoted so that commas, quotes or angle brackets in it stay part of it. */
+function addressHeader(name: string, address: string): string {
+  const clean = name.replace(/[\r\n]+/g, " ").trim();
+  return clean ? `"${clean.replace(/["\\]/g, "\\$&")}" <${address}>` : address;
+}
+
+/** The message as it will be sent under the mailer settings, as Gitea's sender.Message.ToMessage builds it. */
+export function renderMail(msg: MailMessage, mailer: MailerSettings, domain: string, now = new Date()): RenderedMail {
+  const date = msg.date ?? now;
+  const headers: Record<string, string | string[]> = {
+    From: addressHeader(msg.fromName || mailer.fromName, mailer.fromEmail),
+    To: msg.to,
+    Subject: mailer.subjectPrefix ? `${mailer.subjectPrefix} ${msg.subject}` : msg.subject,
+    // RFC 5322's form, as nodemailer writes a Date it is given.
+    Date: date.toUTCString().replace(/GMT/, "+0000"),
+    // Fixed now, so a retry or a send after a restart is the same message to the recipient's client.
+    "Message-ID": msg.messageId ?? autoMessageId(msg, date, domain),
   };
-  if (!mailer.sendAsPlainText) options.html = msg.html;
-  if (msg.inReplyTo) options.inReplyTo = msg.inReplyTo;
-  if (msg.references?.length) options.references = msg.references;
-  if (mailer.overrideEnvelopeFrom) options.envelope = { from: mailer.envelopeFrom, to: [msg.to] };
-  return options;
+  if (msg.inReplyTo) headers["In-Reply-To"] = msg.inReplyTo;
+  if (msg.references?.length) headers.References = msg.references.join(" ");
+  for (const [key, value] of Object.entries(msg.headers ?? {})) {
+    if (!RESERVED_HEADERS.has(key.toLowerCase())) headers[key] = value;
+  }
+  // Keeps out-of-office replies away from the sender address.
+  headers["X-Auto-Response-Suppress"] = "All";
+  const rendered: RenderedMail = {
+    envelope: { from: mailer.overrideEnvelopeFrom ? mailer.envelopeFrom : mailer.fromEmail, to: [msg.to] },
+    headers,
+    text: msg.text,
+    info: msg.info,
+  };
+  if (!mailer.sendAsPlainText) rendered.html = msg.html;
+  return rendered;
 }
 
 const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };

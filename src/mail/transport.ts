@@ -3,11 +3,12 @@ import nodemailer from "nodemailer";
 import type SMTPTransport from "nodemailer/lib/smtp-transport";
 import type { MailerSettings } from "../config/mailer.ts";
 import type { Logger } from "../lib/log.ts";
-import { toSendMailOptions, type MailMessage } from "./message.ts";
+import type { RenderedMail } from "./message.ts";
 
-/** Delivers one message or rejects; the outbox above it decides about retries. */
+/** Delivers one message or rejects; the mail queue above it decides about retries. */
 export interface MailTransport {
-  send(msg: MailMessage): Promise<void>;
+  /** `signal` abandons the send (the connection is dropped and the promise rejects). */
+  send(mail: RenderedMail, signal?: AbortSignal): Promise<void>;
   close(): void;
 }
 
@@ -26,7 +27,7 @@ export class MailDeliveryError extends Error {
   }
 }
 
-// Gitea leaves these to Go's defaults (no limit); a stuck server must not hold the outbox for ever.
+// Gitea leaves these to Go's defaults (no limit); a stuck server must not hold the mail queue for ever.
 const CONNECTION_TIMEOUT_MS = 30_000;
 const SOCKET_TIMEOUT_MS = 60_000;
 
@@ -77,21 +78,30 @@ function deliveryError(err: unknown): MailDeliveryError {
 }
 
 /** The transport `[mailer]` describes. Call only when the mailer is enabled. */
-export function createMailTransport(mailer: MailerSettings, domain: string, log: Logger): MailTransport {
+export function createMailTransport(mailer: MailerSettings, log: Logger): MailTransport {
   if (mailer.protocol === "dummy") {
     // Gitea's dummy sender: nothing leaves the machine, the log shows what would have.
     return {
-      async send(msg) {
-        log.info("mail not sent (PROTOCOL = dummy)", { to: msg.to, subject: msg.subject, info: msg.info });
+      async send(mail) {
+        log.info("mail not sent (PROTOCOL = dummy)", { to: mail.envelope.to.join(", "), subject: String(mail.headers.Subject ?? ""), info: mail.info });
       },
       close() {},
     };
   }
   const transporter = nodemailer.createTransport(smtpOptions(mailer));
   return {
-    async send(msg) {
+    async send(mail, signal) {
       try {
-        await transporter.sendMail(toSendMailOptions(msg, mailer, domain));
+        await transporter.sendMail({
+          envelope: mail.envelope,
+          headers: mail.headers,
+          text: mail.text,
+          html: mail.html,
+          signal,
+          // Never read files or fetch URLs named in a message: its parts are always given inline.
+          disableFileAccess: true,
+          disableUrlAccess: true,
+        });
       } catch (err) {
         throw deliveryError(err);
       }

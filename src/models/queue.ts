@@ -1,4 +1,4 @@
-import { and, count, eq, inArray, sql } from "drizzle-orm";
+import { and, count, eq, gt, inArray, lte, sql } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
 import { prepared } from "../db/prepared.ts";
 import { queueItems, type QueueItemRow } from "../db/schema/index.ts";
@@ -61,6 +61,14 @@ export function rescheduleQueueItem(tx: Tx, id: number, leaseUntilMs: number, ru
   tx.update(queueItems)
     .set({ runAfterMs, leasedUntilMs: 0 })
     .where(and(eq(queueItems.id, id), eq(queueItems.leasedUntilMs, leaseUntilMs)))
+    .run();
+}
+
+/** Makes the unleased items of `queue` that are due later due at `nowMs`. */
+export function advanceQueueItems(tx: Tx, queue: string, nowMs: number): void {
+  tx.update(queueItems)
+    .set({ runAfterMs: nowMs })
+    .where(and(eq(queueItems.queue, queue), gt(queueItems.runAfterMs, nowMs), lte(queueItems.leasedUntilMs, nowMs)))
     .run();
 }
 

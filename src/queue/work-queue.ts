@@ -1,7 +1,9 @@
 import { relaxedSync, type DB, type Tx } from "../db/client.ts";
 import type { Logger } from "../lib/log.ts";
 import {
+  advanceQueueItems,
   claimQueueItems,
+  countQueueItems,
   countQueueItemsIn,
   deleteQueueItem,
   insertQueueItem,
@@ -79,7 +81,7 @@ export class WorkQueue {
   private timerAt = Infinity;
   private wakeScheduled = false;
   private readonly inFlight = new Set<Promise<void>>();
-  private idleWaiters: (() => void)[] = [];
+  private idleWaiters: { queue?: string; resolve: () => void }[] = [];
 
   constructor(
     private readonly db: DB,
@@ -132,24 +134,37 @@ export class WorkQueue {
   }
 
   /**
-   * Resolves once nothing runs and no item of a registered queue is left, retries included (for
-   * tests and benchmarks; with long retry delays this waits as long). At once once stopped.
+   * Resolves once nothing runs and no item is left, retries included, in `queue` (a registered
+   * one), or in every registered queue without it (for tests and benchmarks; with long retry delays
+   * this waits as long, see `hurry`). At once once stopped.
    */
-  idle(): Promise<void> {
-    if (this.stopped || this.isIdle()) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  idle(queue?: string): Promise<void> {
+    if (this.stopped || this.isIdle(queue)) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push({ queue, resolve }));
   }
 
-  private isIdle(): boolean {
+  /**
+   * Makes the items of `queue` that wait for a later run (a retry's delay) due now, and wakes the
+   * workers: for a flush that should not wait out retry delays.
+   */
+  hurry(queue: string): void {
+    advanceQueueItems(this.db, queue, Date.now());
+    this.wake();
+  }
+
+  private isIdle(queue?: string): boolean {
+    if (queue !== undefined) return (this.queues.get(queue)?.running ?? 0) === 0 && countQueueItems(this.db, queue) === 0;
     return this.inFlight.size === 0 && countQueueItemsIn(this.db, [...this.queues.keys()]) === 0;
   }
 
   private resolveIdle(): void {
     if (this.idleWaiters.length === 0) return;
-    if (!this.stopped && !this.isIdle()) return;
-    const waiters = this.idleWaiters;
-    this.idleWaiters = [];
-    for (const w of waiters) w();
+    const waiting: typeof this.idleWaiters = [];
+    for (const w of this.idleWaiters) {
+      if (this.stopped || this.isIdle(w.queue)) w.resolve();
+      else waiting.push(w);
+    }
+    this.idleWaiters = waiting;
   }
 
   /** Coalesces wake-ups: one pump per turn of the event loop, whatever the number of puts. */

@@ -5,6 +5,7 @@ import { SecretBox } from "../crypto/secretbox.ts";
 import { Housekeeper } from "./repo/housekeeping.ts";
 import { WorkQueue } from "../queue/work-queue.ts";
 import { registerWebhookDelivery } from "./webhook/deliver.ts";
+import { registerMailDelivery } from "./mail/deliver.ts";
 
 /** What every service call runs against: settings, the database and the logger of this process. */
 export interface Env {
@@ -15,11 +16,13 @@ export interface Env {
   twoFactorBox: SecretBox;
   /** Seals webhooks' Authorization header values. */
   webhookBox: SecretBox;
+  /** Seals Actions secrets' values. */
+  secretBox: SecretBox;
   /** When each access token's last use was last written (Unix seconds), to throttle those writes. */
   tokenTouches: Map<number, number>;
   /** Repacks repositories in the background after pushes. */
   housekeeper: Housekeeper;
-  /** Persistent background work (webhook deliveries): started by the server (`queue.start()`), not by admin commands. */
+  /** Persistent background work (webhook deliveries, mail): started by the server (`queue.start()`), not by admin commands. */
   queue: WorkQueue;
 }
 
@@ -30,10 +33,12 @@ export function createEnv(settings: Settings, db: DB, log: Logger): Env {
     log,
     twoFactorBox: new SecretBox(settings.security.secretKey, "two_factor"),
     webhookBox: new SecretBox(settings.security.secretKey, "webhook_authorization"),
+    secretBox: new SecretBox(settings.security.secretKey, "actions_secret"),
     tokenTouches: new Map(),
     housekeeper: new Housekeeper(log),
     queue: new WorkQueue(db, log),
   };
   registerWebhookDelivery(env);
+  registerMailDelivery(env);
   return env;
 }

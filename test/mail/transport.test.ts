@@ -6,9 +6,8 @@ import { parseIni } from "../../src/config/ini-source.ts";
 import { buildSettings } from "../../src/config/settings.ts";
 import type { MailerSettings } from "../../src/config/mailer.ts";
 import { createLogger } from "../../src/lib/log.ts";
-import type { MailMessage } from "../../src/mail/message.ts";
-import { createMailTransport, MailDeliveryError, type MailTransport } from "../../src/mail/transport.ts";
-import { MailOutbox } from "../../src/services/mail/outbox.ts";
+import { renderMail, type MailMessage } from "../../src/mail/message.ts";
+import { createMailTransport, MailDeliveryError } from "../../src/mail/transport.ts";
 import { startSmtpSink, type SmtpSink } from "../support/smtp-sink.ts";
 
 const tmp = mkdtempSync(join(tmpdir(), "hearth-mail-"));
@@ -53,9 +52,9 @@ function message(over: Partial<MailMessage> = {}): MailMessage {
 }
 
 async function sendVia(m: MailerSettings, msg = message()): Promise<void> {
-  const transport = createMailTransport(m, "forge.test", quiet);
+  const transport = createMailTransport(m, quiet);
   try {
-    await transport.send(msg);
+    await transport.send(renderMail(msg, m, "forge.test"));
   } finally {
     transport.close();
   }
@@ -91,6 +90,19 @@ describe("SMTP transport (nodemailer) against a real SMTP server", () => {
     expect(p.text?.trim()).toBe("@bob merged #3 into main.");
     expect(p.html).toContain("<b>@bob</b> merged #3 into main.");
     expect(p.date).toBeInstanceOf(Date);
+  });
+
+  test("a sender name with quotes, commas, brackets or accents arrives as written; a message's headers cannot replace From or Subject", async () => {
+    const s = await sink();
+    const m = mailer(`PROTOCOL = smtp\nSMTP_ADDR = 127.0.0.1\nSMTP_PORT = ${s.port}`);
+    const names = ['Bob "The" Builder, Jr.', "Zoë <zoe@evil.test>", "back\\slash"];
+    for (const fromName of names) {
+      await sendVia(m, message({ fromName, headers: { From: "evil@evil.test", subject: "replaced", "X-Gitea-Reason": "pull" } }));
+    }
+    const mails = await s.waitFor(names.length);
+    expect(mails.map((x) => x.parsed.from?.value)).toEqual(names.map((name) => [{ name, address: "forge@forge.test" }]));
+    expect(mails.every((x) => x.parsed.subject === "Re: [bob/tools] Fix the hammer (#3)")).toBe(true);
+    expect(mails.every((x) => x.raw.split("\r\n\r\n")[0]!.match(/^(from|subject):/gim)?.length === 2)).toBe(true);
   });
 
   test("SEND_AS_PLAIN_TEXT leaves out the HTML part; a missing Message-ID is generated on DOMAIN", async () => {
@@ -166,95 +178,10 @@ describe("SMTP transport (nodemailer) against a real SMTP server", () => {
 
   test("dummy only logs", async () => {
     const { lines, log } = capturingLog();
-    const transport = createMailTransport(mailer("PROTOCOL = dummy"), "forge.test", log);
-    await transport.send(message());
+    const m = mailer("PROTOCOL = dummy");
+    const transport = createMailTransport(m, log);
+    await transport.send(renderMail(message(), m, "forge.test"));
     expect(lines.join("")).toContain("mail not sent (PROTOCOL = dummy)");
     expect(lines.join("")).toContain("alice@example.com");
-  });
-});
-
-describe("MailOutbox", () => {
-  /** Fails the first `failures` sends (with `permanent`), then records. */
-  function flakyTransport(failures: number, permanent = false) {
-    const sent: MailMessage[] = [];
-    let calls = 0;
-    const transport: MailTransport & { sent: MailMessage[]; calls(): number; closed: boolean } = {
-      sent,
-      calls: () => calls,
-      closed: false,
-      async send(msg) {
-        calls++;
-        await Bun.sleep(1);
-        if (calls <= failures) throw new MailDeliveryError("421 try again later", permanent);
-        sent.push(msg);
-      },
-      close() {
-        transport.closed = true;
-      },
-    };
-    return transport;
-  }
-
-  test("enqueue returns at once; messages go out in order in the background", async () => {
-    const transport = flakyTransport(0);
-    const outbox = new MailOutbox(transport, quiet);
-    outbox.enqueue(message({ to: "a@x.test" }));
-    outbox.enqueue(message({ to: "b@x.test" }));
-    expect(transport.sent).toHaveLength(0);
-    await outbox.flush();
-    expect(transport.sent.map((m) => m.to)).toEqual(["a@x.test", "b@x.test"]);
-  });
-
-  test("a failed delivery is retried after its delay, and logged", async () => {
-    const transport = flakyTransport(1);
-    const { lines, log } = capturingLog();
-    const outbox = new MailOutbox(transport, log, [30, 30]);
-    outbox.enqueue(message());
-    const deadline = Date.now() + 2000;
-    while (transport.sent.length === 0 && Date.now() < deadline) await Bun.sleep(5);
-    expect(transport.calls()).toBe(2);
-    expect(transport.sent).toHaveLength(1);
-    expect(lines.filter((l) => l.includes("WARN mail delivery failed, will retry"))).toHaveLength(1);
-    expect(lines.some((l) => l.includes("ERROR"))).toBe(false);
-  });
-
-  test("flush does not wait out retry delays; after the last retry the mail is dropped with an error", async () => {
-    const transport = flakyTransport(10);
-    const { lines, log } = capturingLog();
-    const outbox = new MailOutbox(transport, log, [60_000, 60_000]);
-    outbox.enqueue(message());
-    const started = Date.now();
-    await outbox.flush();
-    expect(Date.now() - started).toBeLessThan(5000);
-    expect(transport.calls()).toBe(3);
-    expect(lines.filter((l) => l.includes("WARN mail delivery failed"))).toHaveLength(2);
-    const dropped = lines.filter((l) => l.includes("ERROR mail could not be delivered"));
-    expect(dropped).toHaveLength(1);
-    expect(dropped[0]).toContain("attempts=3");
-    expect(dropped[0]).toContain("info=");
-  });
-
-  test("a permanent refusal is not retried", async () => {
-    const transport = flakyTransport(10, true);
-    const { lines, log } = capturingLog();
-    const outbox = new MailOutbox(transport, log, [0, 0]);
-    outbox.enqueue(message());
-    await outbox.flush();
-    expect(transport.calls()).toBe(1);
-    expect(lines.filter((l) => l.includes("ERROR mail could not be delivered"))).toHaveLength(1);
-  });
-
-  test("close delivers what is queued, releases the transport and refuses later mail", async () => {
-    const transport = flakyTransport(0);
-    const { lines, log } = capturingLog();
-    const outbox = new MailOutbox(transport, log);
-    outbox.enqueue(message());
-    await outbox.close();
-    expect(transport.sent).toHaveLength(1);
-    expect(transport.closed).toBe(true);
-    outbox.enqueue(message());
-    await outbox.flush();
-    expect(transport.sent).toHaveLength(1);
-    expect(lines.some((l) => l.includes("mail dropped: the mailer is shut down"))).toBe(true);
   });
 });

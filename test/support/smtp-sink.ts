@@ -24,6 +24,8 @@ export interface SmtpSinkOptions {
   socketPath?: string;
   /** Refuse RCPT TO for addresses matching this with a 550. */
   rejectRecipient?: RegExp;
+  /** Refuse the first this many RCPT TO with a 451 (try again later), as greylisting does. */
+  deferFirst?: number;
 }
 
 export interface SmtpSink {
@@ -38,6 +40,7 @@ export interface SmtpSink {
 /** A real SMTP server on loopback that keeps every message it is given, for the mail tests. */
 export async function startSmtpSink(opts: SmtpSinkOptions = {}): Promise<SmtpSink> {
   const mails: SunkMail[] = [];
+  let deferred = 0;
   const serverOptions: SMTPServerOptions = {
     secure: opts.secure ?? false,
     logger: false,
@@ -53,6 +56,11 @@ export async function startSmtpSink(opts: SmtpSinkOptions = {}): Promise<SmtpSin
       if (opts.rejectRecipient?.test(address.address)) {
         const err = new Error("mailbox unavailable") as Error & { responseCode: number };
         err.responseCode = 550;
+        done(err);
+      } else if (deferred < (opts.deferFirst ?? 0)) {
+        deferred++;
+        const err = new Error("greylisted, try again later") as Error & { responseCode: number };
+        err.responseCode = 451;
         done(err);
       } else done();
     },

@@ -1,5 +1,6 @@
 import type { Env } from "../env.ts";
 import { deleteOwnerWebhooks } from "../../models/webhook.ts";
+import { deleteOwnerSecrets } from "../../models/secret.ts";
 import { writeTx } from "../../db/client.ts";
 import { AccessMode, UnitType, UserType, Visibility, type NewUserRow, type UserRow } from "../../db/schema/index.ts";
 import * as users from "../../models/user.ts";
@@ -122,6 +123,7 @@ export function deleteOrg(env: Env, org: UserRow, purge = false): void {
     // Organization labels have no foreign key to the organization.
     deleteLabelsOf(tx, { orgId: org.id });
     deleteOwnerWebhooks(tx, org.id);
+    deleteOwnerSecrets(tx, org.id);
     users.deleteUserRow(tx, org.id);
   });
   if (org.avatar) removeAvatarFile(env, org.avatar);

@@ -2,6 +2,7 @@ import { existsSync, renameSync } from "node:fs";
 import type { Env } from "../env.ts";
 import { writeTx } from "../../db/client.ts";
 import { deleteRepoWebhooks } from "../../models/webhook.ts";
+import { deleteRepoSecrets } from "../../models/secret.ts";
 import type { RepoRow, UserRow } from "../../db/schema/index.ts";
 import * as repos from "../../models/repo.ts";
 import { clearRepoStars } from "../../models/star.ts";
@@ -33,6 +34,7 @@ export function deleteRepo(env: Env, owner: UserRow, repo: RepoRow, doer?: UserR
       // Labels have no foreign key to their repository; its organization's labels lose the issues that went with it.
       deleteLabelsOf(tx, { repoId: repo.id });
       deleteRepoWebhooks(tx, repo.id);
+      deleteRepoSecrets(tx, repo.id);
       repos.deleteRepoRow(tx, repo.id);
       recountOrgLabels(tx, repo.ownerId);
     });

@@ -1,5 +1,6 @@
 import type { Env } from "../env.ts";
 import { deleteOwnerWebhooks } from "../../models/webhook.ts";
+import { deleteOwnerSecrets } from "../../models/secret.ts";
 import { writeTx, type Tx } from "../../db/client.ts";
 import { deleteAllTokens } from "../../models/token.ts";
 import { deleteAllOwnedRepos, ownsRepos } from "../repo/delete.ts";
@@ -227,6 +228,7 @@ export function deleteUser(env: Env, doer: UserRow | undefined, target: UserRow,
     clearUserStars(tx, target.id);
     clearUserWatches(tx, target.id);
     deleteOwnerWebhooks(tx, target.id);
+    deleteOwnerSecrets(tx, target.id);
     users.deleteUserRow(tx, target.id);
   });
 }

@@ -60,6 +60,9 @@ import { repoHookOperations } from "./repos/hooks.ts";
 import { orgHookOperations } from "./orgs/hooks.ts";
 import { userHookOperations } from "./user/hooks.ts";
 import { adminHookOperations } from "./admin/hooks.ts";
+import { orgSecretOperations } from "./orgs/secrets.ts";
+import { repoSecretOperations } from "./repos/secrets.ts";
+import { userSecretOperations } from "./user/secrets.ts";
 
 /** Every /api/v1 operation hearth serves; the OpenAPI document and the route table both come from here. */
 export const apiOperations: readonly AnyOperation[] = [
@@ -124,4 +127,7 @@ export const apiOperations: readonly AnyOperation[] = [
   ...orgHookOperations,
   ...userHookOperations,
   ...adminHookOperations,
+  ...orgSecretOperations,
+  ...repoSecretOperations,
+  ...userSecretOperations,
 ];
