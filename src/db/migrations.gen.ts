@@ -9,6 +9,7 @@ import m6 from "../../migrations/0006_protected_tags.sql" with { type: "text" };
 import m7 from "../../migrations/0007_webhooks.sql" with { type: "text" };
 import m8 from "../../migrations/0008_comment_assignee_team.sql" with { type: "text" };
 import m9 from "../../migrations/0009_secrets.sql" with { type: "text" };
+import m10 from "../../migrations/0010_push_mirrors_variables.sql" with { type: "text" };
 
 export const migrations: readonly { tag: string; when: number; sql: string }[] = [
   { tag: "0000_init", when: 1795424040714, sql: m0 },
@@ -21,4 +22,5 @@ export const migrations: readonly { tag: string; when: number; sql: string }[] =
   { tag: "0007_webhooks", when: 1795450438034, sql: m7 },
   { tag: "0008_comment_assignee_team", when: 1795453115207, sql: m8 },
   { tag: "0009_secrets", when: 1795453147949, sql: m9 },
+  { tag: "0010_push_mirrors_variables", when: 1795453659711, sql: m10 },
 ];

@@ -7,3 +7,5 @@ export * from "./pull.ts";
 export * from "./protected-tag.ts";
 export * from "./webhook.ts";
 export * from "./secret.ts";
+export * from "./mirror.ts";
+export * from "./variable.ts";

@@ -1,0 +1,32 @@
+import { sqliteTable, integer, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { repositories } from "./repo.ts";
+
+/**
+ * Gitea's push_mirror: a remote the repository is pushed to (`git push --mirror`) on an interval
+ * and, with sync_on_commit, after every push. The address is stored without credentials; the
+ * credentials are sealed apart (hearth's remote_credentials) and never returned.
+ */
+export const pushMirrors = sqliteTable(
+  "push_mirror",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    repoId: integer("repo_id")
+      .notNull()
+      .references(() => repositories.id, { onDelete: "cascade" }),
+    remoteName: text("remote_name").notNull(),
+    /** The remote URL with any user name and password removed. */
+    remoteAddress: text("remote_address").notNull(),
+    /** `{username, password}` as JSON, sealed with a key derived from SECRET_KEY; "" when none. */
+    remoteCredentials: text("remote_credentials").notNull().default(""),
+    syncOnCommit: integer("sync_on_commit", { mode: "boolean" }).notNull().default(true),
+    /** Nanoseconds between syncs (Gitea's time.Duration); 0 disables the periodic sync. */
+    intervalNs: integer("interval").notNull().default(0),
+    createdUnix: integer("created_unix").notNull(),
+    lastUpdateUnix: integer("last_update").notNull().default(0),
+    lastError: text("last_error").notNull().default(""),
+  },
+  (t) => [uniqueIndex("push_mirror_repo_remote_uq").on(t.repoId, t.remoteName)],
+);
+
+export type PushMirrorRow = typeof pushMirrors.$inferSelect;
+export type NewPushMirrorRow = typeof pushMirrors.$inferInsert;
