@@ -110,7 +110,8 @@ export function toAPIRepo(settings: Settings, view: RepoView) {
     default_delete_branch_after_merge: repo.defaultDeleteBranchAfterMerge,
     default_merge_style: repo.defaultMergeStyle,
     default_allow_maintainer_edit: repo.defaultAllowMaintainerEdit,
-    avatar_url: "",
+    // Gitea's AvatarLink with the default fallback ("none"): empty until one is uploaded.
+    avatar_url: repo.avatar ? `${settings.server.rootUrl}repo-avatars/${encodeURIComponent(repo.avatar)}` : "",
     internal: false,
     mirror_interval: "",
     object_format_name: repo.objectFormat,

@@ -10,6 +10,7 @@ import m7 from "../../migrations/0007_webhooks.sql" with { type: "text" };
 import m8 from "../../migrations/0008_comment_assignee_team.sql" with { type: "text" };
 import m9 from "../../migrations/0009_secrets.sql" with { type: "text" };
 import m10 from "../../migrations/0010_push_mirrors_variables.sql" with { type: "text" };
+import m11 from "../../migrations/0011_repo_avatar.sql" with { type: "text" };
 
 export const migrations: readonly { tag: string; when: number; sql: string }[] = [
   { tag: "0000_init", when: 1795424040714, sql: m0 },
@@ -23,4 +24,5 @@ export const migrations: readonly { tag: string; when: number; sql: string }[] =
   { tag: "0008_comment_assignee_team", when: 1795453115207, sql: m8 },
   { tag: "0009_secrets", when: 1795453147949, sql: m9 },
   { tag: "0010_push_mirrors_variables", when: 1795453659711, sql: m10 },
+  { tag: "0011_repo_avatar", when: 1795453808154, sql: m11 },
 ];

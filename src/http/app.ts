@@ -11,6 +11,7 @@ import { errorResponse, jsonResponse } from "./respond.ts";
 import { healthz } from "./healthz.ts";
 import { staticResponse, swaggerPage } from "./static.ts";
 import { avatarFile } from "../services/user/avatar.ts";
+import { repoAvatarFile } from "../services/repo/avatar.ts";
 import { NotFound } from "../lib/errors.ts";
 import { clientIp } from "./client-ip.ts";
 import { handleGit, type GitRequest } from "./git.ts";
@@ -49,14 +50,16 @@ export function createApp(env: Env) {
 
   app.get("/api/healthz", () => healthz(env));
 
-  // Uploaded avatars, named by content hash: cacheable for good.
-  app.get("/avatars/:name", async ({ params }: { params: Record<string, string> }) => {
-    const found = await avatarFile(env, params.name ?? "");
+  // Uploaded avatars of accounts and of repositories, named by content hash: cacheable for good.
+  const serveAvatar = (find: typeof avatarFile) => async ({ params }: { params: Record<string, string> }) => {
+    const found = await find(env, params.name ?? "");
     if (!found) return new Response("404 page not found\n", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
     return new Response(Bun.file(found.path), {
       headers: { "Content-Type": found.type, "Cache-Control": "public, max-age=31536000, immutable", "X-Content-Type-Options": "nosniff" },
     });
-  });
+  };
+  app.get("/avatars/:name", serveAvatar(avatarFile));
+  app.get("/repo-avatars/:name", serveAvatar(repoAvatarFile));
 
   // Issue and comment files (`browser_download_url`), served to whoever may read what they belong to.
   app.get("/attachments/:uuid", ({ request, params }: { request: Request; params: Record<string, string> }) =>

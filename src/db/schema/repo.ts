@@ -14,6 +14,8 @@ export const repositories = sqliteTable(
     name: text("name").notNull(),
     description: text("description").notNull().default(""),
     website: text("website").notNull().default(""),
+    /** Gitea's avatar: the uploaded image's hash name under `APP_DATA_PATH/repo-avatars`, or "". */
+    avatar: text("avatar").notNull().default(""),
     originalUrl: text("original_url").notNull().default(""),
     defaultBranch: text("default_branch").notNull(),
     objectFormat: text("object_format_name").notNull().default("sha1"),

@@ -1,6 +1,7 @@
 import type { Env } from "../env.ts";
 import { deleteOwnerWebhooks } from "../../models/webhook.ts";
 import { deleteOwnerSecrets } from "../../models/secret.ts";
+import { deleteOwnerVariables } from "../../models/action-variable.ts";
 import { writeTx } from "../../db/client.ts";
 import { AccessMode, UnitType, UserType, Visibility, type NewUserRow, type UserRow } from "../../db/schema/index.ts";
 import * as users from "../../models/user.ts";
@@ -124,6 +125,7 @@ export function deleteOrg(env: Env, org: UserRow, purge = false): void {
     deleteLabelsOf(tx, { orgId: org.id });
     deleteOwnerWebhooks(tx, org.id);
     deleteOwnerSecrets(tx, org.id);
+    deleteOwnerVariables(tx, org.id);
     users.deleteUserRow(tx, org.id);
   });
   if (org.avatar) removeAvatarFile(env, org.avatar);

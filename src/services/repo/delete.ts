@@ -3,6 +3,8 @@ import type { Env } from "../env.ts";
 import { writeTx } from "../../db/client.ts";
 import { deleteRepoWebhooks } from "../../models/webhook.ts";
 import { deleteRepoSecrets } from "../../models/secret.ts";
+import { deleteRepoVariables } from "../../models/action-variable.ts";
+import { removeRepoAvatarFile } from "./avatar.ts";
 import type { RepoRow, UserRow } from "../../db/schema/index.ts";
 import * as repos from "../../models/repo.ts";
 import { clearRepoStars } from "../../models/star.ts";
@@ -35,6 +37,7 @@ export function deleteRepo(env: Env, owner: UserRow, repo: RepoRow, doer?: UserR
       deleteLabelsOf(tx, { repoId: repo.id });
       deleteRepoWebhooks(tx, repo.id);
       deleteRepoSecrets(tx, repo.id);
+      deleteRepoVariables(tx, repo.id);
       repos.deleteRepoRow(tx, repo.id);
       recountOrgLabels(tx, repo.ownerId);
     });
@@ -45,6 +48,7 @@ export function deleteRepo(env: Env, owner: UserRow, repo: RepoRow, doer?: UserR
   if (moved) removeRepo(trash);
   // The attachment rows went with the repository (cascade); their files go now.
   removeAttachmentFiles(env, files);
+  removeRepoAvatarFile(env, repo.avatar);
   if (doer) repoEvents.emit(env, { kind: "deleted", repo, owner, doer });
 }
 

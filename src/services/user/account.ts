@@ -1,6 +1,7 @@
 import type { Env } from "../env.ts";
 import { deleteOwnerWebhooks } from "../../models/webhook.ts";
 import { deleteOwnerSecrets } from "../../models/secret.ts";
+import { deleteOwnerVariables } from "../../models/action-variable.ts";
 import { writeTx, type Tx } from "../../db/client.ts";
 import { deleteAllTokens } from "../../models/token.ts";
 import { deleteAllOwnedRepos, ownsRepos } from "../repo/delete.ts";
@@ -229,6 +230,7 @@ export function deleteUser(env: Env, doer: UserRow | undefined, target: UserRow,
     clearUserWatches(tx, target.id);
     deleteOwnerWebhooks(tx, target.id);
     deleteOwnerSecrets(tx, target.id);
+    deleteOwnerVariables(tx, target.id);
     users.deleteUserRow(tx, target.id);
   });
 }

@@ -41,17 +41,31 @@ function decodeBase64(text: string): Uint8Array {
 }
 
 /**
- * Gitea's UploadAvatar: the image is stored under a hash of owner id and content and the account
- * points at it. Only PNG, JPEG, GIF and WebP are accepted (checked by signature); the image is kept
- * as uploaded rather than re-encoded.
+ * An uploaded avatar (an account's or a repository's): strict base64 (400), at most
+ * [picture] AVATAR_MAX_FILE_SIZE bytes, and a PNG, JPEG, GIF or WebP by its signature.
  */
-export function setAvatar(env: Env, owner: UserRow, base64: string): UserRow {
+export function decodeAvatarImage(env: Env, base64: string): Uint8Array {
   const data = decodeBase64(base64);
   if (data.length > env.settings.picture.avatarMaxFileSize) {
     throw new TooLarge(`avatar is too large: ${data.length} bytes, at most ${env.settings.picture.avatarMaxFileSize}`);
   }
   if (!imageType(data)) throw new Invalid("image: unknown format");
-  const name = createHash("sha256").update(`${owner.id}-`).update(data).digest("hex");
+  return data;
+}
+
+/** Gitea's avatar.HashAvatar: the owner's id is part of the name, so deleting one owner's file never takes another's. */
+export function hashAvatar(id: number, data: Uint8Array): string {
+  return createHash("sha256").update(`${id}-`).update(data).digest("hex");
+}
+
+/**
+ * Gitea's UploadAvatar: the image is stored under a hash of owner id and content and the account
+ * points at it. Only PNG, JPEG, GIF and WebP are accepted (checked by signature); the image is kept
+ * as uploaded rather than re-encoded.
+ */
+export function setAvatar(env: Env, owner: UserRow, base64: string): UserRow {
+  const data = decodeAvatarImage(env, base64);
+  const name = hashAvatar(owner.id, data);
   store(env).save(name, data);
   const updated = users.updateUser(env.db, owner.id, { avatar: name, updatedUnix: nowUnix() }) ?? owner;
   if (owner.avatar && owner.avatar !== name) store(env).remove(owner.avatar);

@@ -13,7 +13,7 @@ import { secretWriteOperations, type SecretRouteLevel } from "../secret-routes.t
  * owner of the owning organization (or a member of one of its admin teams), or a site admin;
  * a collaborator with admin access is refused, as in Gitea.
  */
-function ownedRepo({ env, principal, url, params }: OpContext<Record<string, string>, unknown, unknown>): SecretLevel {
+export function ownedRepo({ env, principal, url, params }: OpContext<Record<string, string>, unknown, unknown>): SecretLevel {
   const rc = repoFromPath(env, principal, url, params as { owner: string; repo: string });
   if (!principal) throw new Unauthorized("token is required");
   if (!rc.perm.isOwner()) throw new Forbidden("user should be the owner of the repo");

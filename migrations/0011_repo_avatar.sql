@@ -1,0 +1,1 @@
+ALTER TABLE `repository` ADD `avatar` text DEFAULT '' NOT NULL;

@@ -1,0 +1,6 @@
+import type { ActionVariableRow } from "../db/schema/index.ts";
+
+/** Gitea's api.ActionVariable: a variable's value is not secret, so it is returned. */
+export function toAPIVariable(v: ActionVariableRow) {
+  return { owner_id: v.ownerId, repo_id: v.repoId, name: v.name, data: v.data, description: v.description };
+}
