@@ -3,6 +3,7 @@ import { ConfigError, ConfigReader } from "./reader.ts";
 import { ROOT_SECTION, type RawConfig } from "./ini-source.ts";
 import { readMailer, type MailerSettings } from "./mailer.ts";
 import { readWebhook, type WebhookSettings } from "./webhook.ts";
+import { readMigrations, readMirror, type MigrationsSettings, type MirrorSettings } from "./mirror.ts";
 
 export const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "critical", "fatal", "none"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -88,6 +89,10 @@ export interface Settings {
   attachment: { enabled: boolean; allowedTypes: string; maxSize: number; maxFiles: number };
   mailer: MailerSettings;
   webhook: WebhookSettings;
+  mirror: MirrorSettings;
+  migrations: MigrationsSettings;
+  /** `[git.timeout]`: seconds a git operation may take. */
+  gitTimeout: { mirror: number };
   ui: { defaultTheme: string; reactions: string[]; customEmojis: string[] };
   log: { level: LogLevel };
 }
@@ -246,6 +251,9 @@ export function buildSettings(raw: RawConfig, inputs: SettingsInputs): { setting
     },
     mailer: readMailer(r),
     webhook: readWebhook(r),
+    mirror: readMirror(r),
+    migrations: readMigrations(r),
+    gitTimeout: { mirror: r.int("git.timeout", "MIRROR", 300, { min: 1 }) },
     ui: {
       defaultTheme: r.string("ui", "DEFAULT_THEME", "gitea-auto"),
       reactions: list(r.string("ui", "REACTIONS", "+1, -1, laugh, hooray, confused, heart, rocket, eyes")),

@@ -1,7 +1,8 @@
 /**
  * Runs the system `git` with an argument array (never a shell string) and a controlled
  * environment: no terminal prompts, no user or system config leaking in, C locale for parsable
- * messages. Every spawn of git in hearth goes through here or through transport.ts.
+ * messages. Every spawn of git in hearth goes through here, through transport.ts, or (for its
+ * process-group timeout) through push-mirror.ts.
  */
 export interface GitOptions {
   /** The repository (bare) to run in: passed as `--git-dir`. */

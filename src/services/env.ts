@@ -6,6 +6,7 @@ import { Housekeeper } from "./repo/housekeeping.ts";
 import { WorkQueue } from "../queue/work-queue.ts";
 import { registerWebhookDelivery } from "./webhook/deliver.ts";
 import { registerMailDelivery } from "./mail/deliver.ts";
+import { registerPushMirrorSync } from "./mirror/sync.ts";
 
 /** What every service call runs against: settings, the database and the logger of this process. */
 export interface Env {
@@ -18,6 +19,8 @@ export interface Env {
   webhookBox: SecretBox;
   /** Seals Actions secrets' values. */
   secretBox: SecretBox;
+  /** Seals push mirrors' remote credentials. */
+  mirrorBox: SecretBox;
   /** When each access token's last use was last written (Unix seconds), to throttle those writes. */
   tokenTouches: Map<number, number>;
   /** Repacks repositories in the background after pushes. */
@@ -34,11 +37,13 @@ export function createEnv(settings: Settings, db: DB, log: Logger): Env {
     twoFactorBox: new SecretBox(settings.security.secretKey, "two_factor"),
     webhookBox: new SecretBox(settings.security.secretKey, "webhook_authorization"),
     secretBox: new SecretBox(settings.security.secretKey, "actions_secret"),
+    mirrorBox: new SecretBox(settings.security.secretKey, "push_mirror"),
     tokenTouches: new Map(),
     housekeeper: new Housekeeper(log),
     queue: new WorkQueue(db, log),
   };
   registerWebhookDelivery(env);
   registerMailDelivery(env);
+  registerPushMirrorSync(env);
   return env;
 }

@@ -15,6 +15,7 @@ import type { QuarantineEnv } from "../../git/push-inspect.ts";
 import { syncPullsAfterPush } from "../pull/push-sync.ts";
 import { releasesAfterPush } from "../release/tag-sync.ts";
 import { announceRefChanges } from "./push-events.ts";
+import { syncPushMirrorsOnCommit } from "../mirror/sync.ts";
 
 export interface RefUpdate {
   old: string;
@@ -111,5 +112,6 @@ export async function processPush(env: Env, repoId: number, pusherId: number, up
   if (pusher) announceRefChanges(env, repo.id, pusher, updates);
   await releasesAfterPush(env, repo.id, gitDir, updates);
   scheduleHousekeeping(env, gitDir);
+  syncPushMirrorsOnCommit(env, repo.id);
   return [];
 }

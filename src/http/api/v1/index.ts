@@ -62,7 +62,12 @@ import { userHookOperations } from "./user/hooks.ts";
 import { adminHookOperations } from "./admin/hooks.ts";
 import { orgSecretOperations } from "./orgs/secrets.ts";
 import { repoSecretOperations } from "./repos/secrets.ts";
+import { pushMirrorOperations } from "./repos/push-mirrors.ts";
 import { userSecretOperations } from "./user/secrets.ts";
+import { orgVariableOperations } from "./orgs/variables.ts";
+import { repoVariableOperations } from "./repos/variables.ts";
+import { userVariableOperations } from "./user/variables.ts";
+import { repoAvatarOperations } from "./repos/avatar.ts";
 
 /** Every /api/v1 operation hearth serves; the OpenAPI document and the route table both come from here. */
 export const apiOperations: readonly AnyOperation[] = [
@@ -129,5 +134,10 @@ export const apiOperations: readonly AnyOperation[] = [
   ...adminHookOperations,
   ...orgSecretOperations,
   ...repoSecretOperations,
+  ...pushMirrorOperations,
   ...userSecretOperations,
+  ...orgVariableOperations,
+  ...repoVariableOperations,
+  ...userVariableOperations,
+  ...repoAvatarOperations,
 ];

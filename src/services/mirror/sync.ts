@@ -1,0 +1,160 @@
+import type { Env } from "../env.ts";
+import type { Tx } from "../../db/client.ts";
+import type { PushMirrorRow } from "../../db/schema/index.ts";
+import { writeTx } from "../../db/client.ts";
+import * as model from "../../models/push-mirror.ts";
+import * as repos from "../../models/repo.ts";
+import * as users from "../../models/user.ts";
+import { nowUnix } from "../../lib/time.ts";
+import { pushToMirror } from "../../git/push-mirror.ts";
+import type { Job, JobResult } from "../../queue/work-queue.ts";
+import { gitDirOf } from "../repo/lookup.ts";
+import { checkHost, withoutCredentials, type RemoteCredentials } from "./remote-address.ts";
+import { openCredentials } from "./credentials.ts";
+
+/**
+ * Push mirror syncs run from the persistent work queue `push_mirror`. An item is
+ * `{mirrorId}` for one sync (requested through the API, or after a push with sync_on_commit) or
+ * `{mirrorId, periodic: true}` for the mirror's interval: that item stays in the queue, run again
+ * `interval` after the mirror's last sync, until the mirror is gone. Each sync records when it ran
+ * and its error (Gitea's last_update / last_error); a failed sync is not retried before the next
+ * trigger, as in Gitea.
+ */
+export const PUSH_MIRROR_QUEUE = "push_mirror";
+
+interface SyncItem {
+  mirrorId: number;
+  periodic?: true;
+}
+
+/** One push per mirror at a time, in this process. */
+const running = new WeakMap<Env, Set<number>>();
+const runningOf = (env: Env) => {
+  let s = running.get(env);
+  if (!s) running.set(env, (s = new Set()));
+  return s;
+};
+
+const BUSY_RETRY_MS = 1000;
+
+/** Queues the periodic item of a new mirror with an interval, in `tx`: due at once, as Gitea's next update finds it never synced. */
+export function queuePeriodicSync(env: Env, tx: Tx, mirrorId: number): void {
+  env.queue.put(tx, PUSH_MIRROR_QUEUE, { mirrorId, periodic: true } satisfies SyncItem);
+}
+
+/** Queues one sync of each mirror, unless one is already waiting to start. */
+function queueSyncs(env: Env, mirrors: PushMirrorRow[]): void {
+  if (mirrors.length === 0) return;
+  writeTx(env.db, (tx) => {
+    const now = Date.now();
+    for (const m of mirrors) {
+      const item = { mirrorId: m.id } satisfies SyncItem;
+      if (!model.hasWaitingQueueItem(tx, PUSH_MIRROR_QUEUE, JSON.stringify(item), now)) env.queue.put(tx, PUSH_MIRROR_QUEUE, item);
+    }
+  });
+}
+
+/** Gitea's PushMirrorSync: every mirror of the repository is queued for a sync. */
+export function syncRepoPushMirrors(env: Env, repoId: number): void {
+  queueSyncs(env, model.listPushMirrors(env.db, repoId).rows);
+}
+
+/**
+ * After a push (Gitea's syncPushMirrorWithSyncOnCommit): the mirrors with sync_on_commit are
+ * queued. Never fails the push: a failure to queue is logged.
+ */
+export function syncPushMirrorsOnCommit(env: Env, repoId: number): void {
+  if (!env.settings.mirror.enabled) return;
+  try {
+    queueSyncs(env, model.listSyncOnCommitMirrors(env.db, repoId));
+  } catch (err) {
+    env.log.error("push mirrors: could not queue the syncs after a push", { repo: repoId, error: (err as Error).message });
+  }
+}
+
+/** Pushes to the mirror's remote and returns the error to record ("" for none), free of credentials. */
+async function push(env: Env, m: PushMirrorRow): Promise<string | undefined> {
+  const repo = repos.getRepoById(env.db, m.repoId);
+  const owner = repo && users.getUserById(env.db, repo.ownerId);
+  if (!repo || !owner) return undefined;
+  let credentials: RemoteCredentials;
+  try {
+    credentials = openCredentials(env, m);
+  } catch {
+    return "the mirror's credentials cannot be opened (was [security] SECRET_KEY changed?)";
+  }
+  let url: URL;
+  try {
+    url = new URL(m.remoteAddress);
+  } catch {
+    return "Invalid Url ";
+  }
+  // Checked again at every sync: the settings or the name's addresses may have changed.
+  const verdict = await checkHost(env, url);
+  if (!verdict.allowed) {
+    return `${url.host} is not an allowed remote (check [migrations] ALLOWED_DOMAINS, BLOCKED_DOMAINS and ALLOW_LOCALNETWORKS)`;
+  }
+  const outcome = await pushToMirror(gitDirOf(env, owner, repo), {
+    url: m.remoteAddress,
+    username: credentials.username,
+    password: credentials.password,
+    pinnedAddresses: verdict.addresses,
+    timeoutMs: env.settings.gitTimeout.mirror * 1000,
+  });
+  return outcome.ok ? "" : withoutCredentials(outcome.message, credentials);
+}
+
+/** Syncs a mirror now and records the outcome; false when the mirror or its repository is gone. */
+async function syncNow(env: Env, m: PushMirrorRow): Promise<boolean> {
+  const error = await push(env, m);
+  if (error === undefined) return false;
+  if (error) env.log.warn("push mirror sync failed", { mirror: m.id, remote: m.remoteName, error });
+  writeTx(env.db, (tx) => model.recordPushMirrorSync(tx, m.id, nowUnix(), error));
+  return true;
+}
+
+async function runSync(env: Env, item: SyncItem, job: Job): Promise<JobResult> {
+  if (!item.periodic) return runOnce(env, item, job);
+  try {
+    return await runOnce(env, item, job);
+  } catch (err) {
+    // The periodic item must outlive a failed run (the queue would drop it after its attempts).
+    env.log.error("push mirror: periodic sync failed", { mirror: item.mirrorId, error: (err as Error).message });
+    return { retryInMs: 60_000 };
+  }
+}
+
+async function runOnce(env: Env, item: SyncItem, _job: Job): Promise<JobResult> {
+  const m = model.getPushMirrorById(env.db, item.mirrorId);
+  if (!m) return;
+  const intervalMs = m.intervalNs / 1e6;
+  if (item.periodic) {
+    if (intervalMs <= 0) return;
+    // Synced meanwhile by another trigger: the interval counts from that sync (Gitea's last_update rule).
+    const dueMs = m.lastUpdateUnix * 1000 + intervalMs;
+    if (dueMs - Date.now() > 1000) return { retryInMs: dueMs - Date.now() };
+  }
+  const busy = runningOf(env);
+  if (busy.has(m.id)) return { retryInMs: BUSY_RETRY_MS };
+  busy.add(m.id);
+  try {
+    const repo = repos.getRepoById(env.db, m.repoId);
+    // Gitea leaves archived repositories' mirrors alone.
+    if (repo && !repo.isArchived && !(await syncNow(env, m))) return;
+  } finally {
+    busy.delete(m.id);
+  }
+  return item.periodic ? { retryInMs: intervalMs } : undefined;
+}
+
+/** Declares the queue's handler; called once when the Env is made. Nothing syncs while `[mirror] ENABLED` is off. */
+export function registerPushMirrorSync(env: Env): void {
+  if (!env.settings.mirror.enabled) return;
+  env.queue.register<SyncItem>(PUSH_MIRROR_QUEUE, (item, job) => runSync(env, item, job), {
+    concurrency: 4,
+    // Longer than a push may take (it is cut at [git.timeout] MIRROR), with room to record it.
+    leaseMs: env.settings.gitTimeout.mirror * 1000 + 60_000,
+    maxAttempts: 3,
+    backoffMs: (n) => 60_000 * n,
+  });
+}
