@@ -185,6 +185,19 @@ describe("merge styles", () => {
   });
 });
 
+describe("changes through the contents API", () => {
+  test("a file committed to a request's head branch moves the request, as a push would", async () => {
+    const n = await openPull("m-contents", [{ "contents.txt": "1\n" }]);
+    await t.ok("POST", api("/contents/more.txt"), bobToken, { content: btoa("more\n"), branch: "m-contents", message: "more" }, 201);
+    await pullSyncIdle(t.env);
+    const tip = await git("rev-parse", "m-contents");
+    const p = await pull(n);
+    expect(p.head.sha).toBe(tip);
+    expect(await git("rev-parse", `refs/pull/${n}/head`)).toBe(tip);
+    expect((await t.ok("GET", api(`/pulls/${n}/files`), aliceToken)).map((f: any) => f.filename)).toEqual(["contents.txt", "more.txt"]);
+  });
+});
+
 describe("merge messages and side effects", () => {
   test("the repository's template gives title and description; closing keywords close issues; the head branch can go", async () => {
     await advanceMain(".gitea/default_merge_message/MERGE_TEMPLATE.md", "Merge #${PullRequestIndex}: $PullRequestTitle\n\nFrom $HeadBranch by $PullRequestPosterName\n$ClosingIssues\n");

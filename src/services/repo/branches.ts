@@ -15,6 +15,7 @@ import { checkProtectedRefs } from "../protection/push-check.ts";
 import { renameProtectionRule } from "../../models/protected-branch.ts";
 import { gitDirOf, type RepoContext } from "./lookup.ts";
 import { announceRefChanges } from "./push-events.ts";
+import { processPush } from "./push.ts";
 import { repoEvents } from "../events/repo-events.ts";
 
 /** A branch as the API renders it: its name, its head commit, and the commit's users by email. */
@@ -309,7 +310,8 @@ export async function updateBranch(env: Env, rc: RepoContext, doer: UserRow, nam
   const [commit] = await readCommits(gitDir, [target]);
   const now = nowUnix();
   writeTx(env.db, (tx) => branchModel.upsertBranch(tx, rc.repo.id, record(commit!, name, doer.id), now));
-  announceRefChanges(env, rc.repo.id, doer, [{ ref: `refs/heads/${name}`, old: current, new: target }]);
+  // Moving a branch is a push: pull requests on it, webhooks, mirrors follow as after `git push`.
+  await processPush(env, rc.repo.id, doer.id, [{ ref: `refs/heads/${name}`, old: current, new: target }]);
 }
 
 /**

@@ -5,19 +5,16 @@
 import type { Env } from "../env.ts";
 import { gitIdentityOf } from "../user/git-identity.ts";
 import { checkProtectedRefs } from "../protection/push-check.ts";
+import { processPush } from "./push.ts";
 import { Visibility, type UserRow } from "../../db/schema/index.ts";
-import { writeTx } from "../../db/client.ts";
 import * as repos from "../../models/repo.ts";
-import * as branchModel from "../../models/branch.ts";
 import { Conflict, Forbidden, HearthError, Invalid, NotFound, Unauthorized } from "../../lib/errors.ts";
 import { nowUnix, parseDateTime } from "../../lib/time.ts";
 import { commitFiles, isValidBranchName, RefMovedError, type FileWrite } from "../../git/commit-files.ts";
-import { setHead } from "../../git/repo-init.ts";
 import * as tree from "../../git/tree.ts";
 import type { CommitInfo, EntryKind, LastCommit, TreeEntry } from "../../git/tree.ts";
 import { gitDirOf, type RepoContext } from "./lookup.ts";
 import { requireCodeReader } from "../../auth/permission.ts";
-import { scheduleHousekeeping } from "./housekeeping.ts";
 
 export type { CommitInfo, EntryKind, LastCommit } from "../../git/tree.ts";
 
@@ -448,23 +445,10 @@ async function changeFilesOnce(env: Env, rc: RepoContext, doer: UserRow, input: 
 
   const info = await tree.readCommit(gitDir, commit);
   if (!info) throw new Error(`commit ${commit} not readable after it was made`);
-  writeTx(env.db, (tx) => {
-    branchModel.upsertBranch(
-      tx,
-      repo.id,
-      {
-        name: newBranch,
-        commitId: commit,
-        commitMessage: info.message.split("\n", 1)[0] ?? "",
-        commitUnix: info.committer.unix,
-        pusherId: doer.id,
-      },
-      now,
-    );
-    repos.updateRepo(tx, repo.id, repo.isEmpty ? { updatedUnix: now, isEmpty: false, defaultBranch: newBranch } : { updatedUnix: now });
-  });
-  if (repo.isEmpty && repo.defaultBranch !== newBranch) await setHead(gitDir, newBranch);
-  scheduleHousekeeping(env, gitDir);
+  // What a git push of the commit would do next (Gitea's ChangeRepoFiles pushes through its hooks): the
+  // branch table, pull requests on the branch, webhooks and closing keywords, releases, push mirrors.
+  const before = (newBranch === oldBranch ? parent : newHead?.oid) ?? zero;
+  await processPush(env, repo.id, doer.id, [{ old: before, new: commit, ref: `refs/heads/${newBranch}` }]);
 
   const refCommit: RefCommit = { inputRef: newBranch, kind: "branch", name: newBranch, commitId: commit };
   const listed = changes.slice(0, env.settings.api.defaultPagingNum);
