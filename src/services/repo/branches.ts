@@ -14,7 +14,6 @@ import { protectionRuleFor } from "../protection/rules.ts";
 import { checkProtectedRefs } from "../protection/push-check.ts";
 import { renameProtectionRule } from "../../models/protected-branch.ts";
 import { gitDirOf, type RepoContext } from "./lookup.ts";
-import { announceRefChanges } from "./push-events.ts";
 import { processPush } from "./push.ts";
 import { repoEvents } from "../events/repo-events.ts";
 
@@ -204,7 +203,8 @@ export async function createBranch(env: Env, rc: RepoContext, doer: UserRow, inp
     branchModel.upsertBranch(tx, rc.repo.id, record(commit!, name, doer.id), now);
     syncEmptyFlag(tx, rc.repo.id, now);
   });
-  announceRefChanges(env, rc.repo.id, doer, [{ ref: `refs/heads/${name}`, old: "0".repeat(source.length), new: source }]);
+  // A new branch is a push of it: webhooks, pull requests and mirrors follow as after `git push`.
+  await processPush(env, rc.repo.id, doer.id, [{ ref: `refs/heads/${name}`, old: "0".repeat(source.length), new: source }]);
   return viewOf(env, name, commit!);
 }
 
@@ -231,7 +231,7 @@ export async function deleteBranch(env: Env, rc: RepoContext, name: string, doer
     branchModel.deleteBranches(tx, rc.repo.id, [name]);
     syncEmptyFlag(tx, rc.repo.id, now);
   });
-  if (doer) announceRefChanges(env, rc.repo.id, doer, [{ ref: `refs/heads/${name}`, old: sha, new: "0".repeat(sha.length) }]);
+  if (doer) await processPush(env, rc.repo.id, doer.id, [{ ref: `refs/heads/${name}`, old: sha, new: "0".repeat(sha.length) }]);
 }
 
 /**
