@@ -1,10 +1,10 @@
 import type { Env } from "../env.ts";
 import { writeTx } from "../../db/client.ts";
-import { CommentType, type IssueRow, type RepoRow, type UserRow } from "../../db/schema/index.ts";
+import type { IssueRow, RepoRow, UserRow } from "../../db/schema/index.ts";
 import * as issues from "../../models/issue.ts";
 import { findIssueRefs } from "../../lib/issue-refs.ts";
 import { repoPermission } from "../../auth/permission.ts";
-import { changeState } from "../pull/merged-state.ts";
+import { changeIssueState } from "./state.ts";
 import { issueChanged } from "./hooks.ts";
 
 /** A pushed commit as far as its message matters here. */
@@ -42,7 +42,7 @@ export function applyCommitKeywords(env: Env, repo: RepoRow, owner: UserRow, pus
       if (issue.isClosed === close) continue;
       if (close && issues.countOpenDependencies(env.db, issue.id) > 0) continue;
       const changed: IssueRow = writeTx(env.db, (tx) =>
-        changeState(tx, issue, pusher, close, close ? CommentType.Close : CommentType.Reopen, commit.oid),
+        changeIssueState(tx, issue, pusher, close, { commitSha: commit.oid }),
       );
       issueChanged(env, { kind: "edited", issue: changed, before: issue, repo, doer: pusher, commitId: commit.oid });
     }

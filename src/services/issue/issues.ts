@@ -16,6 +16,7 @@ import { gitDirOf } from "../repo/lookup.ts";
 import { deleteRefsUnder } from "../../git/refs-write.ts";
 import { repoDirExists } from "../../git/fork.ts";
 import { recordEvent } from "./events.ts";
+import { setClosed } from "./state.ts";
 import { canWriteIssue, unitOf, type IssueContext } from "./lookup.ts";
 import { issueChanged } from "./hooks.ts";
 import { getPullByIssueId } from "../../models/pull.ts";
@@ -120,15 +121,6 @@ export function insertIssueTx(tx: Tx, doer: UserRow, rc: RepoContext, f: NewIssu
   issues.recountRepoIssues(tx, rc.repo.id);
   recountMilestone(tx, f.milestoneId);
   return issue;
-}
-
-/** Closes or reopens, with the timeline event; counters are the caller's to recount. */
-function setClosed(tx: Tx, issue: IssueRow, doer: UserRow, closed: boolean): IssueRow {
-  if (issue.isClosed === closed) return issue;
-  const now = nowUnix();
-  const updated = issues.updateIssue(tx, issue.id, { isClosed: closed, closedUnix: closed ? now : 0, updatedUnix: now })!;
-  recordEvent(tx, issue, doer, closed ? CommentType.Close : CommentType.Reopen);
-  return updated;
 }
 
 export interface EditIssueInput {

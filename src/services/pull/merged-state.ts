@@ -7,23 +7,8 @@ import type { Tx } from "../../db/client.ts";
 import { CommentType, PullStatus, type IssueRow, type PullRequestRow, type UserRow } from "../../db/schema/index.ts";
 import * as issues from "../../models/issue.ts";
 import * as pulls from "../../models/pull.ts";
-import { recountMilestone } from "../../models/milestone.ts";
-import { labelIdsOfIssue, recountLabels } from "../../models/label.ts";
 import { findIssueRefs } from "../../lib/issue-refs.ts";
-import { nowUnix } from "../../lib/time.ts";
-import { recordEvent } from "../issue/events.ts";
-
-/** Opens or closes an issue with its timeline entry and every count that depends on it. */
-export function changeState(tx: Tx, issue: IssueRow, doer: Pick<UserRow, "id">, closed: boolean, eventType: number, commitSha = ""): IssueRow {
-  if (issue.isClosed === closed) return issue;
-  const now = nowUnix();
-  const updated = issues.updateIssue(tx, issue.id, { isClosed: closed, closedUnix: closed ? now : 0, updatedUnix: now })!;
-  recordEvent(tx, issue, doer, eventType, commitSha ? { commitSha } : {});
-  issues.recountRepoIssues(tx, issue.repoId);
-  recountMilestone(tx, issue.milestoneId);
-  recountLabels(tx, labelIdsOfIssue(tx, issue.id));
-  return updated;
-}
+import { changeIssueState } from "../issue/state.ts";
 
 export interface MergeRecord {
   mergedCommitId: string;
@@ -42,7 +27,7 @@ export function recordMerged(tx: Tx, pull: PullRequestRow, issue: IssueRow, doer
   if (m.manually) patch.status = PullStatus.ManuallyMerged;
   const merged = pulls.updatePullIfUnmerged(tx, pull.id, patch);
   if (!merged) return undefined;
-  changeState(tx, issue, doer, true, CommentType.MergePull);
+  changeIssueState(tx, issue, doer, true, { type: CommentType.MergePull });
   return merged;
 }
 
@@ -61,7 +46,7 @@ export function applyClosingReferences(tx: Tx, pullIssue: IssueRow, repo: { id: 
     const close = ref.action === "closes";
     if (target.isClosed === close) continue;
     if (close && issues.countOpenDependencies(tx, target.id) > 0) continue;
-    changed.push(changeState(tx, target, doer, close, close ? CommentType.Close : CommentType.Reopen, commitSha));
+    changed.push(changeIssueState(tx, target, doer, close, { commitSha }));
   }
   return changed;
 }
