@@ -1,4 +1,5 @@
 import type { Env } from "../env.ts";
+import { existingFork } from "../repo/fork.ts";
 import { writeTx } from "../../db/client.ts";
 import { PullStatus, type IssueRow, type PullRequestRow, type RepoRow, type UserRow } from "../../db/schema/index.ts";
 import * as pulls from "../../models/pull.ts";
@@ -40,16 +41,7 @@ export function alreadyExists(p: PullRequestRow): Conflict {
 /** The repository `headUser` offers the head from: the base itself, their fork of it, or the base's parent. */
 function headRepoOf(env: Env, rc: RepoContext, headUser: UserRow): RepoRow {
   if (headUser.id === rc.owner.id) return rc.repo;
-  const fork = repos.listRepos(env.db, {
-    ownerId: headUser.id,
-    forkOf: rc.repo.id,
-    seeAll: true,
-    visibleOwnerVisibilities: [],
-    sort: "id",
-    descending: false,
-    offset: 0,
-    limit: 1,
-  }).rows[0];
+  const fork = existingFork(env, rc.repo.id, headUser.id);
   if (fork) return fork;
   const parent = rc.repo.isFork && rc.repo.forkId ? repos.getRepoById(env.db, rc.repo.forkId) : undefined;
   if (parent && parent.ownerId === headUser.id) return parent;

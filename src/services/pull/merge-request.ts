@@ -6,7 +6,6 @@ import type { Env } from "../env.ts";
 import type { UserRow } from "../../db/schema/index.ts";
 import * as users from "../../models/user.ts";
 import { Conflict } from "../../lib/errors.ts";
-import { findIssueRefs } from "../../lib/issue-refs.ts";
 import { readBranchHead } from "../../git/refs.ts";
 import { gitDirOf } from "../repo/lookup.ts";
 import { mailPullMerged } from "../mail/pull-merged.ts";
@@ -15,6 +14,7 @@ import { sideOf, type PullContext } from "./lookup.ts";
 import { checkPullMergeable, type MergeCheckType } from "./merge-checks.ts";
 import { defaultMergeMessage, readMergeTemplate, type MergeMessage } from "./merge-message.ts";
 import { markMergedManually, performMerge } from "./merge.ts";
+import { stateReferences } from "./merged-state.ts";
 import { scheduleAutoMerge } from "./automerge.ts";
 import { deleteHeadAfterMerge } from "./delete-head.ts";
 import { mergeRecipients } from "./merge-recipients.ts";
@@ -38,9 +38,8 @@ export async function defaultMessageFor(env: Env, pc: PullContext, style: MergeS
   const { pull, issue, repo } = pc;
   const head = pull.headRepoId === pull.baseRepoId ? undefined : sideOf(env, undefined, pull.headRepoId);
   const poster = users.getUserById(env.db, issue.posterId);
-  const closing = findIssueRefs(`${issue.title}\n${issue.content}`)
-    .filter((r) => r.action === "closes" && r.index !== issue.index)
-    .filter((r) => !r.owner || (r.owner.toLowerCase() === repo.ownerName.toLowerCase() && r.repo!.toLowerCase() === repo.name.toLowerCase()))
+  const closing = stateReferences(issue, repo)
+    .filter((r) => r.action === "closes")
     .map((r) => r.index);
   const defaultHead = await readBranchHead(gitDir, repo.defaultBranch);
   const template = await readMergeTemplate(gitDir, defaultHead?.commitId, style);

@@ -7,7 +7,7 @@ import type { Tx } from "../../db/client.ts";
 import { CommentType, PullStatus, type IssueRow, type PullRequestRow, type UserRow } from "../../db/schema/index.ts";
 import * as issues from "../../models/issue.ts";
 import * as pulls from "../../models/pull.ts";
-import { findIssueRefs } from "../../lib/issue-refs.ts";
+import { findIssueRefs, type IssueRef } from "../../lib/issue-refs.ts";
 import { changeIssueState } from "../issue/state.ts";
 
 export interface MergeRecord {
@@ -31,6 +31,12 @@ export function recordMerged(tx: Tx, pull: PullRequestRow, issue: IssueRow, doer
   return merged;
 }
 
+/** The issues of its own repository a request's title and description close or reopen (itself left out). */
+export function stateReferences(pullIssue: Pick<IssueRow, "title" | "content" | "index">, repo: { ownerName: string; name: string }): IssueRef[] {
+  const sameRepo = (r: IssueRef) => !r.owner || (r.owner.toLowerCase() === repo.ownerName.toLowerCase() && r.repo!.toLowerCase() === repo.name.toLowerCase());
+  return findIssueRefs(`${pullIssue.title}\n${pullIssue.content}`).filter((r) => r.action !== "none" && r.index !== pullIssue.index && sameRepo(r));
+}
+
 /**
  * The issues of the same repository the request's title and description close (`fixes #3`) or
  * reopen, changed by the merger; an issue with open dependencies stays open, as Gitea allows.
@@ -38,9 +44,7 @@ export function recordMerged(tx: Tx, pull: PullRequestRow, issue: IssueRow, doer
  */
 export function applyClosingReferences(tx: Tx, pullIssue: IssueRow, repo: { id: number; ownerName: string; name: string }, doer: UserRow, commitSha: string): IssueRow[] {
   const changed: IssueRow[] = [];
-  for (const ref of findIssueRefs(`${pullIssue.title}\n${pullIssue.content}`)) {
-    if (ref.action === "none" || ref.index === pullIssue.index) continue;
-    if (ref.owner && (ref.owner.toLowerCase() !== repo.ownerName.toLowerCase() || ref.repo!.toLowerCase() !== repo.name.toLowerCase())) continue;
+  for (const ref of stateReferences(pullIssue, repo)) {
     const target = issues.getIssueByIndex(tx, repo.id, ref.index);
     if (!target) continue;
     const close = ref.action === "closes";

@@ -39,7 +39,8 @@ function checkForkLimit(env: Env, doer: UserRow, owner: UserRow): void {
   }
 }
 
-function existingFork(env: Env, sourceId: number, ownerId: number): RepoRow | undefined {
+/** The fork of repository `sourceId` that account `ownerId` owns, if any (Gitea's GetForkedRepo). */
+export function existingFork(env: Env, sourceId: number, ownerId: number): RepoRow | undefined {
   return repos.listRepos(env.db, {
     ownerId,
     forkOf: sourceId,
