@@ -61,6 +61,13 @@ export async function mergeTrees(gitDir: string, ours: string, theirs: string, o
   throw new GitError(["merge-tree"], r.code, r.stderr);
 }
 
+/** The tree of a merge that must be clean: MergeConflictError naming the files otherwise. */
+export async function cleanMergeTree(gitDir: string, ours: string, theirs: string): Promise<string> {
+  const merged = await mergeTrees(gitDir, ours, theirs);
+  if (merged.conflicted.length) throw new MergeConflictError(merged.conflicted);
+  return merged.tree;
+}
+
 /** Git's `whitespace` message clean-up: no trailing spaces, no leading/trailing or doubled blank lines, one final newline. */
 export function cleanMessage(message: string): string {
   const lines = message.replace(/\r\n/g, "\n").split("\n").map((l) => l.replace(/\s+$/, ""));
@@ -100,7 +107,7 @@ export async function commitTree(gitDir: string, c: NewCommit): Promise<string> 
 }
 
 /** Writes a commit keeping an original author (name, email and date with its zone) — for replayed commits. */
-async function recommit(gitDir: string, original: Commit, tree: string, parent: string, committer: GitIdentity, message?: string): Promise<string> {
+async function recommit(gitDir: string, original: Commit, tree: string, parents: string[], committer: GitIdentity, message?: string): Promise<string> {
   const a = original.author;
   const env = {
     ...identityEnv({ name: a.name, email: a.email, unix: 0 }, committer),
@@ -108,7 +115,7 @@ async function recommit(gitDir: string, original: Commit, tree: string, parent: 
   };
   // The original message is kept byte for byte (git rebase does not clean it up).
   const input = message === undefined ? original.message : cleanMessage(message);
-  return (await git(["commit-tree", tree, "-p", parent], { gitDir, input, env })).trim();
+  return (await git(["commit-tree", tree, ...parents.flatMap((p) => ["-p", p])], { gitDir, input, env })).trim();
 }
 
 /**
@@ -152,7 +159,7 @@ export async function rebaseCommits(gitDir: string, upstream: string, head: stri
     const picked = await pickTree(gitDir, commit, tipTree, parentTree, committer);
     if (picked.conflicted.length) throw new MergeConflictError(picked.conflicted, oid);
     if (picked.tree === tipTree) continue;
-    tip = await recommit(gitDir, commit, picked.tree, tip, committer);
+    tip = await recommit(gitDir, commit, picked.tree, [tip], committer);
     tipTree = picked.tree;
   }
   return tip;
@@ -168,8 +175,5 @@ async function treeOf(gitDir: string, commit: string): Promise<string> {
 export async function amendMessage(gitDir: string, tip: string, message: string, committer: GitIdentity): Promise<string> {
   const commit = await readCommit(gitDir, tip);
   if (!commit) throw new Error(`commit ${tip} not found`);
-  const a = commit.author;
-  const env = { ...identityEnv({ name: a.name, email: a.email, unix: 0 }, committer), GIT_AUTHOR_DATE: `@${a.unix} ${a.tz}` };
-  const args = ["commit-tree", commit.tree, ...commit.parents.flatMap((p) => ["-p", p])];
-  return (await git(args, { gitDir, input: cleanMessage(message), env })).trim();
+  return recommit(gitDir, commit, commit.tree, commit.parents, committer, message);
 }

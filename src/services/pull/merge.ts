@@ -18,7 +18,7 @@ import { readCommit } from "../../git/objects.ts";
 import {
   amendMessage,
   commitTree,
-  mergeTrees,
+  cleanMergeTree,
   rebaseCommits,
   MergeConflictError,
   UnrelatedHistoriesError,
@@ -71,13 +71,11 @@ async function mergedTip(job: MergeJob, baseSha: string, head: string, now: numb
   const doer: GitIdentity = { ...gitIdentityOf(env, job.doer), unix: now };
   switch (job.style) {
     case "merge": {
-      const merged = await mergeTrees(gitDir, baseSha, head);
-      if (merged.conflicted.length) throw new MergeConflictError(merged.conflicted);
-      return commitTree(gitDir, { tree: merged.tree, parents: [baseSha, head], message: job.message, author: doer, committer: doer });
+      const tree = await cleanMergeTree(gitDir, baseSha, head);
+      return commitTree(gitDir, { tree, parents: [baseSha, head], message: job.message, author: doer, committer: doer });
     }
     case "squash": {
-      const merged = await mergeTrees(gitDir, baseSha, head);
-      if (merged.conflicted.length) throw new MergeConflictError(merged.conflicted);
+      const tree = await cleanMergeTree(gitDir, baseSha, head);
       // The squashed commit is the poster's work, committed by the merger (Gitea's squash).
       const poster = users.getUserById(env.db, job.issue.posterId);
       const author: GitIdentity = poster ? { ...gitIdentityOf(env, poster), unix: now } : doer;
@@ -86,7 +84,7 @@ async function mergedTip(job: MergeJob, baseSha: string, head: string, now: numb
         const sig = `${author.name} <${author.email}>`;
         message = addTrailer(addTrailer(message, "Co-authored-by", sig), "Co-committed-by", sig);
       }
-      return commitTree(gitDir, { tree: merged.tree, parents: [baseSha], message, author, committer: doer });
+      return commitTree(gitDir, { tree, parents: [baseSha], message, author, committer: doer });
     }
     case "rebase": {
       const tip = await rebaseCommits(gitDir, baseSha, head, doer);

@@ -12,7 +12,7 @@ import { readBranchHead } from "../../git/refs.ts";
 import { isAncestor } from "../../git/reflist.ts";
 import { fetchBranchInto } from "../../git/pull-refs.ts";
 import { updateRefs, deleteRefsUnder, RefUpdateError } from "../../git/refs-write.ts";
-import { commitTree, mergeTrees, rebaseCommits, MergeConflictError, UnrelatedHistoriesError } from "../../git/merge.ts";
+import { cleanMergeTree, commitTree, rebaseCommits, MergeConflictError, UnrelatedHistoriesError } from "../../git/merge.ts";
 import { repoPermission } from "../../auth/permission.ts";
 import { gitIdentityOf } from "../user/git-identity.ts";
 import { processPush } from "../repo/push.ts";
@@ -63,10 +63,9 @@ export async function updatePullBranch(env: Env, doer: UserRow, pc: PullContext,
       try {
         if (style === "rebase") tip = await rebaseCommits(head.gitDir, baseBranch.commitId, headBranch.commitId, me);
         else {
-          const merged = await mergeTrees(head.gitDir, headBranch.commitId, baseBranch.commitId);
-          if (merged.conflicted.length) throw new MergeConflictError(merged.conflicted);
+          const tree = await cleanMergeTree(head.gitDir, headBranch.commitId, baseBranch.commitId);
           const message = `Merge branch '${pull.baseBranch}' into ${pull.headBranch}`;
-          tip = await commitTree(head.gitDir, { tree: merged.tree, parents: [headBranch.commitId, baseBranch.commitId], message, author: me, committer: me });
+          tip = await commitTree(head.gitDir, { tree, parents: [headBranch.commitId, baseBranch.commitId], message, author: me, committer: me });
         }
       } catch (err) {
         if (err instanceof MergeConflictError || err instanceof UnrelatedHistoriesError) throw new Conflict(`merge conflict: ${err.message}`);
