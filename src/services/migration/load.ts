@@ -18,7 +18,7 @@ import {
   type Unit,
 } from "./format.ts";
 import { loadReleases, type LoadedRelease } from "./release-load.ts";
-import { checkPullHeads, checkPulls, checkReviews, reviewFiles, type LoadedPull } from "./pull-load.ts";
+import { checkPullHeads, checkPulls, checkReviews, type LoadedPull } from "./pull-load.ts";
 import { checkSchema, describeProblem, parseYaml, type Problem, type SchemaName } from "./validate.ts";
 
 /**
@@ -259,16 +259,19 @@ function checkIssues(
   });
 }
 
-/** comments/{n}.yml files by issue number; a file name that is not a number is refused. */
-function commentFiles(c: Collector, dir: string): number[] {
-  const path = join(dir, FILES.comments);
+/**
+ * The `{n}.yml` files of a folder of the dump (comments/ by issue, reviews/ by pull request), by
+ * number; a file name that is not a number is refused.
+ */
+export function numberedFiles(c: Collector, dir: string, folder: string, what: string): number[] {
+  const path = join(dir, folder);
   if (!existsSync(path) || !statSync(path).isDirectory()) return [];
   const numbers: number[] = [];
   for (const name of readdirSync(path).sort()) {
     if (!name.endsWith(".yml")) continue;
     const n = /^[1-9]\d*\.yml$/.test(name) ? Number(name.slice(0, -4)) : NaN;
     if (Number.isSafeInteger(n)) numbers.push(n);
-    else c.add({ file: join(FILES.comments, name), message: "name must be {issue number}.yml" });
+    else c.add({ file: join(folder, name), message: `name must be {${what} number}.yml` });
   }
   return numbers.sort((a, b) => a - b);
 }
@@ -324,7 +327,7 @@ export async function loadDump(dir: string, opts: LoadOptions): Promise<LoadedDu
   const trackerAsked = units.has("issues") || units.has("pull_requests");
   if (units.has("comments") && trackerAsked && !trackerFailed) {
     const partial = !units.has("issues") || !units.has("pull_requests");
-    for (const n of commentFiles(c, dir)) {
+    for (const n of numberedFiles(c, dir, FILES.comments, "issue")) {
       if (partial && !numbers.has(n)) continue;
       const file = commentFile(n);
       const list = readChecked<CommentRecord>(c, dir, file, "comment");
@@ -336,7 +339,7 @@ export async function loadDump(dir: string, opts: LoadOptions): Promise<LoadedDu
   const reviews = new Map<number, ReviewRecord[]>();
   if (pulls) {
     const pullNumbers = new Set(pulls.map((p) => p.record.number));
-    for (const n of reviewFiles(c, dir)) {
+    for (const n of numberedFiles(c, dir, FILES.reviews, "pull request")) {
       const file = reviewFile(n);
       const list = readChecked<ReviewRecord>(c, dir, file, "review");
       if (!list) continue;

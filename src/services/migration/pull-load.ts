@@ -1,5 +1,3 @@
-import { existsSync, readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
 import { isHexId } from "../../git/reflist.ts";
 import { resolveCommits } from "../../git/pull-heads.ts";
 import { pullHeadRef } from "../../git/pull-refs.ts";
@@ -56,20 +54,6 @@ export async function checkPullHeads(c: Collector, gitDir: string, pulls: Loaded
     else if (p.record.head.sha) c.add({ file: FILES.pullRequest, item, field: "head.sha", message: `commit ${p.record.head.sha} is not in ${FILES.git}/` });
     else c.add({ file: FILES.pullRequest, item, field: "head.sha", message: `empty, and ${FILES.git}/ has no ${wanted[item]}` });
   });
-}
-
-/** reviews/{n}.yml files by pull request number; a file name that is not a number is refused. */
-export function reviewFiles(c: Collector, dir: string): number[] {
-  const path = join(dir, FILES.reviews);
-  if (!existsSync(path) || !statSync(path).isDirectory()) return [];
-  const numbers: number[] = [];
-  for (const name of readdirSync(path).sort()) {
-    if (!name.endsWith(".yml")) continue;
-    const n = /^[1-9]\d*\.yml$/.test(name) ? Number(name.slice(0, -4)) : NaN;
-    if (Number.isSafeInteger(n)) numbers.push(n);
-    else c.add({ file: join(FILES.reviews, name), message: "name must be {pull request number}.yml" });
-  }
-  return numbers.sort((a, b) => a - b);
 }
 
 /** A path inside the repository, as Gitea's restorer makes it (PathJoinRel) but refused instead of rewritten. */
