@@ -198,12 +198,7 @@ export async function createBranch(env: Env, rc: RepoContext, doer: UserRow, inp
     throw err;
   }
   const [commit] = await readCommits(gitDir, [source]);
-  const now = nowUnix();
-  writeTx(env.db, (tx) => {
-    branchModel.upsertBranch(tx, rc.repo.id, record(commit!, name, doer.id), now);
-    syncEmptyFlag(tx, rc.repo.id, now);
-  });
-  // A new branch is a push of it: webhooks, pull requests and mirrors follow as after `git push`.
+  // A new branch is a push of it: the branch table, webhooks, pull requests and mirrors follow as after `git push`.
   await processPush(env, rc.repo.id, doer.id, [{ ref: `refs/heads/${name}`, old: "0".repeat(source.length), new: source }]);
   return viewOf(env, name, commit!);
 }
@@ -226,12 +221,15 @@ export async function deleteBranch(env: Env, rc: RepoContext, name: string, doer
     if (err instanceof RefUpdateError && err.kind === "moved") throw new Conflict("the branch was updated while it was being deleted");
     throw err;
   }
-  const now = nowUnix();
-  writeTx(env.db, (tx) => {
-    branchModel.deleteBranches(tx, rc.repo.id, [name]);
-    syncEmptyFlag(tx, rc.repo.id, now);
-  });
+  // With a doer the deletion is a push (processPush updates the branch table too); without one, only the table follows.
   if (doer) await processPush(env, rc.repo.id, doer.id, [{ ref: `refs/heads/${name}`, old: sha, new: "0".repeat(sha.length) }]);
+  else {
+    const now = nowUnix();
+    writeTx(env.db, (tx) => {
+      branchModel.deleteBranches(tx, rc.repo.id, [name]);
+      syncEmptyFlag(tx, rc.repo.id, now);
+    });
+  }
 }
 
 /**
@@ -307,10 +305,7 @@ export async function updateBranch(env: Env, rc: RepoContext, doer: UserRow, nam
     if (err instanceof RefUpdateError && err.kind === "moved") throw new Conflict("the branch was updated while it was being moved");
     throw err;
   }
-  const [commit] = await readCommits(gitDir, [target]);
-  const now = nowUnix();
-  writeTx(env.db, (tx) => branchModel.upsertBranch(tx, rc.repo.id, record(commit!, name, doer.id), now));
-  // Moving a branch is a push: pull requests on it, webhooks, mirrors follow as after `git push`.
+  // Moving a branch is a push: the branch table, pull requests on it, webhooks, mirrors follow as after `git push`.
   await processPush(env, rc.repo.id, doer.id, [{ ref: `refs/heads/${name}`, old: current, new: target }]);
 }
 
