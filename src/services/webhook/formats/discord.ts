@@ -14,7 +14,6 @@ import {
   getStatusPayloadInfo,
   getWikiPayloadInfo,
   greenColor,
-  greyColor,
   noneLinkFormatter,
   pathEscape,
   pathEscapeSegments,
@@ -22,8 +21,8 @@ import {
   redColor,
   refShortName,
   reviewAction,
+  reviewColor,
   shortCommitId,
-  yellowColor,
 } from "./general.ts";
 import { goJSON } from "./json.ts";
 
@@ -119,14 +118,7 @@ function discordConvertor(meta: DiscordMeta): Convertor<DiscordPayload> {
       if (p.action === "reviewed") {
         title = `[${p.repository.full_name}] Pull request review ${reviewAction(event)}: #${p.number} ${p.pull_request.title}`;
         text = p.review?.content ?? "";
-        color =
-          event === "pull_request_review_approved"
-            ? greenColor
-            : event === "pull_request_review_rejected"
-              ? redColor
-              : event === "pull_request_review_comment"
-                ? greyColor
-                : yellowColor;
+        color = reviewColor(event);
       }
       return payload(p.sender, title, text, p.pull_request.html_url, color);
     },

@@ -394,6 +394,20 @@ export function getIssuesCommentInfo(p: IssueCommentPayload): Pick<PlainInfo, "t
 }
 
 /** Gitea's parseHookPullRequestEventType: the review verb of a review event. */
+/** The colour a review's verdict is shown in (Discord's embed, MS Teams' card). */
+export function reviewColor(event: HookEventType): number {
+  switch (event) {
+    case "pull_request_review_approved":
+      return greenColor;
+    case "pull_request_review_rejected":
+      return redColor;
+    case "pull_request_review_comment":
+      return greyColor;
+    default:
+      return yellowColor;
+  }
+}
+
 export function reviewAction(event: HookEventType): string {
   switch (event) {
     case "pull_request_review_approved":

@@ -14,14 +14,13 @@ import {
   getStatusPayloadInfo,
   getWikiPayloadInfo,
   greenColor,
-  greyColor,
   hexColor,
   noneLinkFormatter,
   pathEscape,
   pathEscapeSegments,
-  redColor,
   refShortName,
   reviewAction,
+  reviewColor,
   shortCommitId,
   yellowColor,
 } from "./general.ts";
@@ -112,14 +111,7 @@ const msteamsConvertor: Convertor<MSTeamsPayload> = {
     if (p.action === "reviewed") {
       title = `[${p.repository.full_name}] Pull request review ${reviewAction(event)}: #${p.number} ${p.pull_request.title}`;
       text = p.review?.content ?? "";
-      color =
-        event === "pull_request_review_approved"
-          ? greenColor
-          : event === "pull_request_review_rejected"
-            ? redColor
-            : event === "pull_request_review_comment"
-              ? greyColor
-              : yellowColor;
+      color = reviewColor(event);
     }
     const fact = { name: "Pull request #:", value: String(p.pull_request.id) };
     return card(p.repository, p.sender, title, text, p.pull_request.html_url, color, fact);
