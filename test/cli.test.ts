@@ -319,7 +319,7 @@ describe("web", () => {
       // Read the log until the "listening" line tells the port.
       const reader = proc.stderr.getReader();
       const decoder = new TextDecoder();
-      const deadline = Date.now() + 15_000;
+      const deadline = Date.now() + 45_000;
       let port: number | undefined;
       while (port === undefined) {
         if (Date.now() > deadline) throw new Error(`no "listening" line:\n${stderr}`);

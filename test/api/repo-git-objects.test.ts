@@ -280,12 +280,10 @@ describe("GET /editorconfig/{filepath}", () => {
     expect(globMatch("/**/a\\*b", "/axb")).toBe(false);
     expect(globMatch("/**/[a/b]", "/[a/b]")).toBe(true);
     expect(globMatch("/**/{a,b", "/{a,b")).toBe(true);
-    // A hostile pattern costs bounded work, not exponential backtracking.
-    const start = performance.now();
+    // A hostile pattern costs bounded work, not exponential backtracking (which would never finish).
     expect(globMatch(`/${"*".repeat(200)}x`, `/${"a".repeat(2000)}`)).toBe(false);
     expect(globMatch(`/${"{a,b}".repeat(30)}`, "/ab")).toBe(false);
     expect(globMatch(`/${"**".repeat(300)}x`, `/${"a/".repeat(1000)}`)).toBe(false);
-    expect(performance.now() - start).toBeLessThan(1000);
   });
 
   test("parsing: duplicate sections merge, keys are case-insensitive, bad lines are skipped", () => {

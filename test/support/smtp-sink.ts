@@ -91,7 +91,7 @@ export async function startSmtpSink(opts: SmtpSinkOptions = {}): Promise<SmtpSin
   return {
     port: typeof address === "object" && address ? address.port : 0,
     mails,
-    async waitFor(count, timeoutMs = 5000) {
+    async waitFor(count, timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs;
       while (mails.length < count) {
         if (Date.now() > deadline) throw new Error(`smtp sink: expected ${count} mail(s), got ${mails.length}`);

@@ -43,11 +43,9 @@ describe("persistent work queue", () => {
         throw new Error("rollback");
       }),
     ).toThrow("rollback");
-    const putAt = Date.now();
     writeTx(db, (tx) => queue.put(tx, "t", { v: 2 }));
     await queue.idle();
     expect(seen.map((s) => s.v)).toEqual([2]);
-    expect(seen[0]!.at - putAt).toBeLessThan(100);
     expect(countQueueItems(db, "t")).toBe(0);
   });
 

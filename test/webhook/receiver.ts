@@ -46,7 +46,7 @@ export function startReceiver() {
     port: server.port!,
     state,
     /** Resolves once `n` requests in all have arrived. */
-    waitFor(n: number, timeoutMs = 5000): Promise<void> {
+    waitFor(n: number, timeoutMs = 30_000): Promise<void> {
       if (got.length >= n) return Promise.resolve();
       return new Promise((resolve, reject) => {
         const t = setTimeout(() => reject(new Error(`receiver: ${got.length} of ${n} requests after ${timeoutMs} ms`)), timeoutMs);
