@@ -119,6 +119,24 @@ describe("push mirror API", () => {
     expect(m.last_error).not.toContain("mirror-user:");
   });
 
+  test("a short password does not mangle the error: redaction follows URL structure, not substrings", async () => {
+    // "p" occurs in "http" and in the repository name: a substring redaction would cut both.
+    const short = await src.ok("POST", api("/push_mirrors"), aliceToken, {
+      remote_address: "http://127.0.0.1:9/repo.git",
+      remote_username: "u",
+      remote_password: "p",
+      interval: "0",
+    });
+    await src.ok("POST", api("/push_mirrors-sync"), aliceToken);
+    const m = await waitFor("the failed sync", async () => {
+      const r = await src.ok("GET", api(`/push_mirrors/${short.remote_name}`), aliceToken);
+      return r.last_update ? r : undefined;
+    });
+    expect(m.last_error).toContain("http://127.0.0.1:9/repo.git");
+    expect(m.last_error).not.toContain("<credentials>");
+    await src.ok("DELETE", api(`/push_mirrors/${short.remote_name}`), aliceToken, undefined, 204);
+  });
+
   test("credentials are never returned and never stored in clear", async () => {
     const all = await src.json("GET", api("/push_mirrors"), { token: aliceToken });
     expect(JSON.stringify(all.body)).not.toContain(PASSWORD);

@@ -77,17 +77,3 @@ export function checkHost(env: Env, u: URL): Promise<RemoteHostVerdict> {
     allowLocalNetworks: m.allowLocalNetworks,
   });
 }
-
-/**
- * Removes credentials from a message (Gitea's SanitizeErrorCredentialURLs): user information in
- * any URL, and the user name's password wherever it appears.
- */
-export function withoutCredentials(message: string, credentials: RemoteCredentials): string {
-  let out = message.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/\s@]*@/gi, "$1");
-  for (const secret of [credentials.password, encodeURIComponent(credentials.password)]) {
-    if (secret) out = out.split(secret).join("<credentials>");
-  }
-  const basic = Buffer.from(`${credentials.username}:${credentials.password}`).toString("base64");
-  if (credentials.username || credentials.password) out = out.split(basic).join("<credentials>");
-  return out;
-}

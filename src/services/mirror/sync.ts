@@ -9,7 +9,8 @@ import { nowUnix } from "../../lib/time.ts";
 import { pushToMirror } from "../../git/push-mirror.ts";
 import type { Job, JobResult } from "../../queue/work-queue.ts";
 import { gitDirOf } from "../repo/lookup.ts";
-import { checkHost, withoutCredentials, type RemoteCredentials } from "./remote-address.ts";
+import { checkHost, type RemoteCredentials } from "./remote-address.ts";
+import { maskUrlCredentials } from "../../lib/url-credentials.ts";
 import { openCredentials } from "./credentials.ts";
 
 /**
@@ -101,7 +102,8 @@ async function push(env: Env, m: PushMirrorRow): Promise<string | undefined> {
     pinnedAddresses: verdict.addresses,
     timeoutMs: env.settings.gitTimeout.mirror * 1000,
   });
-  return outcome.ok ? "" : withoutCredentials(outcome.message, credentials);
+  // The credentials travel in a header, never in the address: only URLs in the message can carry any.
+  return outcome.ok ? "" : maskUrlCredentials(outcome.message);
 }
 
 /** Syncs a mirror now and records the outcome; false when the mirror or its repository is gone. */
