@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { VERSION } from "../src/version.ts";
+import { hearth, hearthOk, startWeb } from "./support/cli.ts";
 
 /**
  * The CLI as users run it: `bun src/main.ts ...` in a subprocess, with HEARTH_WORK_DIR pointing at
@@ -11,47 +12,10 @@ import { VERSION } from "../src/version.ts";
  * in parallel and related assertions share one spawn.
  */
 
-const REPO = join(import.meta.dir, "..");
 const tmp = mkdtempSync(join(tmpdir(), "hearth-cli-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-/** The test runner's environment without any HEARTH variables that could leak into the CLI. */
-function baseEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (v !== undefined && !k.startsWith("HEARTH")) env[k] = v;
-  }
-  return env;
-}
-
-interface Result {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function hearth(workDir: string, args: string[], env: Record<string, string> = {}): Promise<Result> {
-  const proc = Bun.spawn([process.execPath, "src/main.ts", ...args], {
-    cwd: REPO,
-    env: { ...baseEnv(), HEARTH_WORK_DIR: workDir, ...env },
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  return { code, stdout, stderr };
-}
-
-/** Asserts success and returns stdout; on failure the message shows stderr. */
-async function ok(workDir: string, args: string[], env?: Record<string, string>): Promise<string> {
-  const r = await hearth(workDir, args, env);
-  if (r.code !== 0) throw new Error(`hearth ${args.join(" ")} exited ${r.code}: ${r.stderr}`);
-  return r.stdout;
-}
+const ok = hearthOk;
 
 /** Asserts a failure with exactly one `hearth: reason` line on stderr, and returns that reason. */
 async function fails(workDir: string, args: string[], env?: Record<string, string>): Promise<{ code: number; reason: string }> {
@@ -307,40 +271,13 @@ describe("web", () => {
     const dir = workDir();
     const config = join(dir, "hearth.ini");
     writeFileSync(config, "; test config\nAPP_NAME = e2e\n[server]\nHTTP_ADDR = 127.0.0.1\n[log]\nLEVEL = info\n");
-    const proc = Bun.spawn([process.execPath, "src/main.ts", "web", "--config", config, "--port", "0"], {
-      cwd: REPO,
-      env: { ...baseEnv(), HEARTH_WORK_DIR: dir },
-      stdin: "ignore",
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-    let stderr = "";
+    const web = await startWeb(dir, config);
+    const { proc } = web;
     try {
-      // Read the log until the "listening" line tells the port.
-      const reader = proc.stderr.getReader();
-      const decoder = new TextDecoder();
-      const deadline = Date.now() + 45_000;
-      let port: number | undefined;
-      while (port === undefined) {
-        if (Date.now() > deadline) throw new Error(`no "listening" line:\n${stderr}`);
-        const { value, done } = await reader.read();
-        if (done) throw new Error(`web exited before listening:\n${stderr}`);
-        stderr += decoder.decode(value, { stream: true });
-        const m = /listening url=http:\/\/localhost:(\d+)\/ address=127\.0\.0\.1:(\d+)/.exec(stderr);
-        if (m) {
-          expect(m[1]).toBe(m[2]!);
-          port = Number(m[1]);
-        }
-      }
+      const m = /listening url=http:\/\/localhost:(\d+)\/ address=127\.0\.0\.1:(\d+)/.exec(web.log());
+      expect(m?.[1]).toBe(String(web.port));
+      const port = web.port;
       expect(port).toBeGreaterThan(0);
-      // Keep draining stderr so the server never blocks on a full pipe.
-      const rest = (async () => {
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done) break;
-          stderr += decoder.decode(value, { stream: true });
-        }
-      })();
 
       // web wrote the generated secrets into the --config file, keeping what was there.
       const ini = readFileSync(config, "utf8");
@@ -363,8 +300,8 @@ describe("web", () => {
 
       proc.kill("SIGTERM");
       expect(await proc.exited).toBe(0);
-      await rest;
-      expect(stderr).toContain("shutting down");
+      await web.drained;
+      expect(web.log()).toContain("shutting down");
     } finally {
       proc.kill("SIGKILL");
     }

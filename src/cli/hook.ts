@@ -60,6 +60,10 @@ async function runHook(name: "pre-receive" | "post-receive"): Promise<number> {
         ...(pullRequestId > 0 ? { pull_request_id: pullRequestId } : {}),
       }),
       ...(socket ? { unix: socket } : {}),
+      // The server this process was spawned by, at LOCAL_ROOT_URL (loopback unless configured):
+      // its certificate is for the public name and often self-signed. Like Gitea's internal
+      // requests, trust comes from INTERNAL_TOKEN, not from the certificate.
+      tls: { rejectUnauthorized: false },
     } as RequestInit);
   } catch (err) {
     process.stderr.write(`hearth: ${name}: cannot reach the server at ${url}: ${(err as Error).message}\n`);
