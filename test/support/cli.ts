@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { collectOutput } from "./process.ts";
 
 /** The repository root: the CLI runs as `bun src/main.ts` from here. */
 export const REPO = join(import.meta.dir, "../..");
@@ -27,12 +28,7 @@ export async function hearth(workDir: string, args: string[], env: Record<string
     stdout: "pipe",
     stderr: "pipe",
   });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  return { code, stdout, stderr };
+  return collectOutput(proc);
 }
 
 /** Asserts success and returns stdout; on failure the message shows stderr. */

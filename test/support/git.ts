@@ -1,6 +1,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { collectOutput } from "./process.ts";
 
 export interface GitRun {
   code: number;
@@ -28,12 +29,7 @@ export async function gitClient(args: string[], opts: { cwd?: string; env?: Reco
     stdout: "pipe",
     stderr: "pipe",
   });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  return { code, stdout, stderr };
+  return collectOutput(proc);
 }
 
 export async function gitOk(args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}): Promise<string> {
