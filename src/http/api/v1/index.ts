@@ -29,6 +29,7 @@ import { orgOperations } from "./orgs/org.ts";
 import { orgMemberOperations } from "./orgs/members.ts";
 import { teamOperations } from "./orgs/teams.ts";
 import { userAvatarOperations } from "./user/avatar.ts";
+import { followOperations } from "./user/follows.ts";
 import { repoTeamOperations } from "./repos/teams.ts";
 import { issueOperations } from "./issues/issues.ts";
 import { issueLabelOperations } from "./issues/issue-labels.ts";
@@ -101,6 +102,7 @@ export const apiOperations: readonly AnyOperation[] = [
   ...orgMemberOperations,
   ...teamOperations,
   ...userAvatarOperations,
+  ...followOperations,
   ...repoTeamOperations,
   ...issueOperations,
   ...issueLabelOperations,
