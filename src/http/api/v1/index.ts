@@ -7,6 +7,7 @@ import { userSettingsOperations } from "./user/settings.ts";
 import { usersOperations } from "./users/users.ts";
 import { tokenOperations } from "./users/tokens.ts";
 import { adminUserOperations } from "./admin/users.ts";
+import { adminEmailOperations } from "./admin/emails.ts";
 import { repoOperations } from "./repos/repo.ts";
 import { repoListOperations } from "./repos/list.ts";
 import { branchOperations } from "./repos/branches.ts";
@@ -80,6 +81,7 @@ export const apiOperations: readonly AnyOperation[] = [
   ...usersOperations,
   ...tokenOperations,
   ...adminUserOperations,
+  ...adminEmailOperations,
   ...repoOperations,
   ...repoListOperations,
   ...branchOperations,
