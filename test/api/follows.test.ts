@@ -161,6 +161,22 @@ describe("who sees what", () => {
     expect(await status("DELETE", "/user/following/alice", bobToken)).toBe(204);
   });
 
+  test("a private user is visible to those who share an organization with them, in lists and lookups", async () => {
+    await t.ok("POST", "/api/v1/orgs", carol.token, { username: "club" }, 201);
+    const [owners] = await t.ok("GET", "/api/v1/orgs/club/teams", carol.token);
+    expect(await status("PUT", "/user/following/alice", carol.token)).toBe(204);
+    expect(await status("GET", "/users/carol/following", bobToken)).toBe(404);
+    expect(logins((await t.json("GET", "/api/v1/users/alice/followers", { token: bobToken })).body)).toEqual([]);
+
+    await t.ok("PUT", `/api/v1/teams/${owners.id}/members/bob`, carol.token, undefined, 204);
+    expect(logins((await t.json("GET", "/api/v1/users/alice/followers", { token: bobToken })).body)).toEqual(["carol"]);
+    expect(logins((await t.json("GET", "/api/v1/users/carol/following", { token: bobToken })).body)).toEqual(["alice"]);
+    expect(await status("GET", "/users/carol/following/alice", bobToken)).toBe(204);
+    expect(await status("PUT", "/user/following/carol", bobToken)).toBe(204);
+    expect(await status("DELETE", "/user/following/carol", bobToken)).toBe(204);
+    expect(await status("DELETE", "/user/following/alice", carol.token)).toBe(204);
+  });
+
   test("a public-only token acts only for public accounts and lists only public ones", async () => {
     expect(await status("PUT", "/user/following/alice", lim.token)).toBe(204);
     expect(await status("PUT", "/user/following/alice", bobToken)).toBe(204);

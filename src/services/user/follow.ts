@@ -1,6 +1,7 @@
 import type { Env } from "../env.ts";
 import { writeTx } from "../../db/client.ts";
-import type { UserRow } from "../../db/schema/index.ts";
+import { UserType, type UserRow } from "../../db/schema/index.ts";
+import { orgIdsOfMember } from "../../models/org.ts";
 import * as followModel from "../../models/follow.ts";
 import { NotFound } from "../../lib/errors.ts";
 import { nowUnix } from "../../lib/time.ts";
@@ -17,11 +18,16 @@ export function isFollowing(env: Env, user: UserRow, target: UserRow): boolean {
 }
 
 /**
- * Whether `viewer` may see `account`: the profile rules, plus Gitea's IsUserVisibleToViewer rule
- * that a private user is visible to those they follow.
+ * Whether `viewer` may see `account`: the profile rules, plus Gitea's IsUserVisibleToViewer
+ * exceptions for a private user, who is visible to an unrestricted account they follow or share
+ * an organization with (the same accounts the follow lists show).
  */
 function seesAccount(env: Env, account: UserRow, viewer: UserRow | undefined): boolean {
-  return canViewAccount(env, account, viewer) || (viewer !== undefined && followModel.isFollowing(env.db, account.id, viewer.id));
+  if (canViewAccount(env, account, viewer)) return true;
+  if (!viewer || viewer.isRestricted || account.type !== UserType.Individual) return false;
+  if (followModel.isFollowing(env.db, account.id, viewer.id)) return true;
+  const theirs = new Set(orgIdsOfMember(env.db, account.id));
+  return orgIdsOfMember(env.db, viewer.id).some((id) => theirs.has(id));
 }
 
 /**
