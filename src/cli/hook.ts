@@ -20,6 +20,16 @@ function quarantineOf(env: NodeJS.ProcessEnv) {
 }
 
 /**
+ * The push's `git push -o` options, which git hands the hooks as GIT_PUSH_OPTION_COUNT and
+ * GIT_PUSH_OPTION_0.. when the repository advertises them (receive.advertisePushOptions).
+ */
+function pushOptionsOf(env: NodeJS.ProcessEnv): string[] {
+  const count = Number(env.GIT_PUSH_OPTION_COUNT ?? 0);
+  if (!Number.isInteger(count) || count <= 0) return [];
+  return Array.from({ length: count }, (_, i) => env[`GIT_PUSH_OPTION_${i}`] ?? "");
+}
+
+/**
  * `hearth hook pre-receive|post-receive`: run by git inside a hosted repository during a push.
  * It forwards the ref updates (read from stdin) to the server that spawned git, which decides
  * (pre-receive) or records (post-receive). The server passes how to reach it in the environment.
@@ -58,6 +68,8 @@ async function runHook(name: "pre-receive" | "post-receive"): Promise<number> {
         // server's checks (ancestry, changed files) must look there.
         ...quarantineOf(process.env),
         ...(pullRequestId > 0 ? { pull_request_id: pullRequestId } : {}),
+        // Only post-receive acts on them (Gitea's repo.private, repo.template).
+        ...(name === "post-receive" ? { push_options: pushOptionsOf(process.env) } : {}),
       }),
       ...(socket ? { unix: socket } : {}),
       // The server this process was spawned by, at LOCAL_ROOT_URL (loopback unless configured):

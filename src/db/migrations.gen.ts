@@ -11,6 +11,7 @@ import m8 from "../../migrations/0008_comment_assignee_team.sql" with { type: "t
 import m9 from "../../migrations/0009_secrets.sql" with { type: "text" };
 import m10 from "../../migrations/0010_push_mirrors_variables.sql" with { type: "text" };
 import m11 from "../../migrations/0011_repo_avatar.sql" with { type: "text" };
+import m12 from "../../migrations/0012_follow.sql" with { type: "text" };
 
 export const migrations: readonly { tag: string; when: number; sql: string }[] = [
   { tag: "0000_init", when: 1795424040714, sql: m0 },
@@ -25,4 +26,5 @@ export const migrations: readonly { tag: string; when: number; sql: string }[] =
   { tag: "0009_secrets", when: 1795453147949, sql: m9 },
   { tag: "0010_push_mirrors_variables", when: 1795453659711, sql: m10 },
   { tag: "0011_repo_avatar", when: 1795453808154, sql: m11 },
+  { tag: "0012_follow", when: 1795650275807, sql: m12 },
 ];

@@ -1,5 +1,6 @@
 import type { Principal } from "../auth/principal.ts";
 import type { UserRow } from "../db/schema/index.ts";
+import { Visibility } from "../services/user/visibility.ts";
 import { Forbidden, Unauthorized } from "../lib/errors.ts";
 
 /** Endpoints about the doer's own account refuse public-only tokens outright (Gitea's rejectPublicOnly). */
@@ -18,5 +19,15 @@ export function requireSelfOrAdmin(principal: Principal | undefined, target: Use
 export function requireBasicAuth(principal: Principal | undefined): void {
   if (!principal || (principal.method !== "basic" && principal.method !== "reverse_proxy")) {
     throw new Unauthorized("auth required");
+  }
+}
+
+/**
+ * Gitea's checkTokenPublicOnly on the /user group: a public-only token acts only for an account
+ * that is itself public.
+ */
+export function requirePublicAccountForPublicOnly(principal: Principal | undefined, account: UserRow): void {
+  if (principal?.scope?.publicOnly && account.visibility !== Visibility.Public) {
+    throw new Forbidden("token scope is limited to public users");
   }
 }

@@ -1,6 +1,7 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, or, sql } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
-import { emailAddresses, type EmailRow } from "../db/schema/index.ts";
+import { emailAddresses, users, UserType, type EmailRow } from "../db/schema/index.ts";
+import { likePattern } from "./like.ts";
 
 export function listEmails(tx: Tx, uid: number): EmailRow[] {
   return tx
@@ -39,4 +40,41 @@ export function setPrimaryEmail(tx: Tx, uid: number, email: string): void {
     .set({ isPrimary: true })
     .where(and(eq(emailAddresses.uid, uid), eq(emailAddresses.lowerEmail, email.toLowerCase())))
     .run();
+}
+
+/** An address with the name of the account holding it, as Gitea's SearchEmailResult. */
+export interface EmailWithOwner {
+  email: EmailRow;
+  username: string;
+}
+
+/**
+ * Gitea's SearchEmails: every address of an individual account, or those whose address, account
+ * name or full name contains `keyword` (case-insensitively, wildcards literal), ordered by
+ * address, primary first, then by id.
+ */
+export function searchEmails(tx: Tx, keyword: string, offset: number, limit: number): { rows: EmailWithOwner[]; total: number } {
+  const conds = [eq(users.type, UserType.Individual)];
+  if (keyword) {
+    const pattern = likePattern(keyword);
+    conds.push(
+      or(
+        sql`lower(${users.fullName}) LIKE ${pattern} ESCAPE '\\'`,
+        sql`${users.lowerName} LIKE ${pattern} ESCAPE '\\'`,
+        sql`${emailAddresses.lowerEmail} LIKE ${pattern} ESCAPE '\\'`,
+      )!,
+    );
+  }
+  const where = and(...conds);
+  const rows = tx
+    .select({ email: emailAddresses, username: users.name })
+    .from(emailAddresses)
+    .innerJoin(users, eq(users.id, emailAddresses.uid))
+    .where(where)
+    .orderBy(asc(emailAddresses.lowerEmail), desc(emailAddresses.isPrimary), asc(emailAddresses.id))
+    .limit(limit)
+    .offset(offset)
+    .all();
+  const total = tx.select({ n: count() }).from(emailAddresses).innerJoin(users, eq(users.id, emailAddresses.uid)).where(where).get()!.n;
+  return { rows, total };
 }

@@ -84,6 +84,22 @@ export const userRedirects = sqliteTable(
   (t) => [uniqueIndex("user_redirect_lower_name_uq").on(t.lowerName)],
 );
 
+/** Gitea's follow: `userId` follows `followId` (a user or an organization). */
+export const follows = sqliteTable(
+  "follow",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    followId: integer("follow_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdUnix: integer("created_unix").notNull(),
+  },
+  (t) => [uniqueIndex("follow_user_follow_uq").on(t.userId, t.followId), index("follow_follow_idx").on(t.followId)],
+);
+
 export type UserRow = typeof users.$inferSelect;
 export type NewUserRow = typeof users.$inferInsert;
 export type EmailRow = typeof emailAddresses.$inferSelect;

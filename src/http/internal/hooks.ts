@@ -2,6 +2,7 @@ import * as v from "valibot";
 import type { Env } from "../../services/env.ts";
 import { constantTimeEqual } from "../../crypto/token.ts";
 import { checkPush, processPush } from "../../services/repo/push.ts";
+import { applyPushOptions } from "../../services/repo/push-options.ts";
 import { jsonResponse } from "../respond.ts";
 import { validate } from "../validate.ts";
 import { HearthError } from "../../lib/errors.ts";
@@ -18,6 +19,8 @@ const HookBody = v.object({
   git_object_directory: GitPath,
   git_alternate_object_directories: GitPath,
   git_quarantine_path: GitPath,
+  /** The push's `git push -o` options (GIT_PUSH_OPTION_n), for post-receive. */
+  push_options: v.optional(v.pipe(v.array(v.pipe(v.string(), v.maxLength(4096))), v.maxLength(1000))),
   updates: v.pipe(
     v.array(
       v.object({
@@ -53,6 +56,8 @@ export async function handleHook(env: Env, request: Request, name: "pre-receive"
       return refusal ? jsonResponse(403, { err: refusal }) : jsonResponse(200, { ok: true });
     }
     const messages = await processPush(env, body.repo_id, body.pusher_id, body.updates);
+    // After the refs are recorded, as Gitea orders it: a refused option leaves the push in place.
+    await applyPushOptions(env, body.repo_id, body.pusher_id, body.push_options ?? []);
     return jsonResponse(200, { ok: true, messages });
   } catch (err) {
     if (err instanceof HearthError) return jsonResponse(err.status, { err: err.message });

@@ -16,6 +16,7 @@ import { parseVisibility } from "../user/visibility.ts";
 import { canSeeOwner } from "../../auth/permission.ts";
 import { deleteAllOwnedRepos } from "../repo/delete.ts";
 import { removeAvatarFile } from "../user/avatar.ts";
+import { clearFollows } from "../../models/follow.ts";
 
 export interface OrgFields {
   fullName?: string;
@@ -123,6 +124,7 @@ export function deleteOrg(env: Env, org: UserRow, purge = false): void {
     }
     // Organization labels have no foreign key to the organization.
     deleteLabelsOf(tx, { orgId: org.id });
+    clearFollows(tx, org.id);
     deleteOwnerWebhooks(tx, org.id);
     deleteOwnerSecrets(tx, org.id);
     deleteOwnerVariables(tx, org.id);

@@ -19,6 +19,7 @@ import { orgIdsOfMember, orgsSolelyOwnedBy } from "../../models/org.ts";
 import { deleteOrg } from "../org/org.ts";
 import { removeMember } from "../org/members.ts";
 import { throwIfRenamed } from "../org/lookup.ts";
+import { clearFollows } from "../../models/follow.ts";
 
 export interface CreateUserInput {
   username: string;
@@ -227,6 +228,7 @@ export function deleteUser(env: Env, doer: UserRow | undefined, target: UserRow,
       throw new Invalid(`can not delete the last admin user [uid: ${target.id}]`);
     }
     clearUserStars(tx, target.id);
+    clearFollows(tx, target.id);
     clearUserWatches(tx, target.id);
     deleteOwnerWebhooks(tx, target.id);
     deleteOwnerSecrets(tx, target.id);

@@ -39,3 +39,8 @@ export function deleteEmails(env: Env, user: UserRow, addresses: readonly string
     emails.deleteEmails(tx, user.id, lowers);
   });
 }
+
+/** GET /admin/emails[/search]: Gitea's SearchEmails over every individual account. */
+export function searchAllEmails(env: Env, keyword: string, page: { offset: number; limit: number }) {
+  return emails.searchEmails(env.db, keyword, page.offset, page.limit);
+}

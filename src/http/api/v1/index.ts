@@ -7,6 +7,7 @@ import { userSettingsOperations } from "./user/settings.ts";
 import { usersOperations } from "./users/users.ts";
 import { tokenOperations } from "./users/tokens.ts";
 import { adminUserOperations } from "./admin/users.ts";
+import { adminEmailOperations } from "./admin/emails.ts";
 import { repoOperations } from "./repos/repo.ts";
 import { repoListOperations } from "./repos/list.ts";
 import { branchOperations } from "./repos/branches.ts";
@@ -29,6 +30,7 @@ import { orgOperations } from "./orgs/org.ts";
 import { orgMemberOperations } from "./orgs/members.ts";
 import { teamOperations } from "./orgs/teams.ts";
 import { userAvatarOperations } from "./user/avatar.ts";
+import { followOperations } from "./user/follows.ts";
 import { repoTeamOperations } from "./repos/teams.ts";
 import { issueOperations } from "./issues/issues.ts";
 import { issueLabelOperations } from "./issues/issue-labels.ts";
@@ -79,6 +81,7 @@ export const apiOperations: readonly AnyOperation[] = [
   ...usersOperations,
   ...tokenOperations,
   ...adminUserOperations,
+  ...adminEmailOperations,
   ...repoOperations,
   ...repoListOperations,
   ...branchOperations,
@@ -101,6 +104,7 @@ export const apiOperations: readonly AnyOperation[] = [
   ...orgMemberOperations,
   ...teamOperations,
   ...userAvatarOperations,
+  ...followOperations,
   ...repoTeamOperations,
   ...issueOperations,
   ...issueLabelOperations,
