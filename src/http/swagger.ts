@@ -127,9 +127,14 @@ function convertAll(ops: readonly AnyOperation[], defs: Record<string, v.Generic
     definitions: defs,
     overrideRef: ({ referenceId }) => `#/definitions/${referenceId}`,
     overrideAction: ({ valibotAction, jsonSchema }) => {
-      // Query integers arrive as strings; their metadata says what they mean.
+      // Query integers and booleans arrive as strings; their metadata says what they are, which
+      // is the type Gitea's document gives them.
       const meta = valibotAction as { type: string; metadata?: { format?: string } };
-      if (meta.type === "metadata" && meta.metadata?.format === "integer") return { ...jsonSchema, type: "integer" };
+      const format = meta.type === "metadata" ? meta.metadata?.format : undefined;
+      if (format === "integer" || format === "boolean") {
+        const { format: _drop, ...rest } = jsonSchema;
+        return { ...rest, type: format };
+      }
       return undefined;
     },
   };
