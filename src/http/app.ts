@@ -6,8 +6,9 @@ import { FailureLimiter } from "../auth/ratelimit.ts";
 import { apiOperations } from "./api/v1/index.ts";
 import { routeTable } from "./route-table.ts";
 import { runOperation } from "./operation-runner.ts";
-import { buildOpenAPI } from "./openapi.ts";
-import { errorResponse, jsonResponse } from "./respond.ts";
+import { buildSwagger } from "./swagger.ts";
+import { precompressed } from "./precompressed.ts";
+import { errorResponse, JSON_TYPE, jsonResponse } from "./respond.ts";
 import { healthz } from "./healthz.ts";
 import { staticResponse, swaggerPage } from "./static.ts";
 import { avatarFile } from "../services/user/avatar.ts";
@@ -20,7 +21,7 @@ import { serveAttachment } from "./attachment-download.ts";
 
 /**
  * Assembles the whole HTTP surface in one place: the /api/v1 operations (each declared once, in
- * http/api/v1), the OpenAPI document generated from them, health, the API docs page and embedded
+ * http/api/v1), the Swagger 2.0 document generated from them, health, the API docs page and embedded
  * assets. Unknown /api paths answer Gitea's JSON 404.
  */
 export function createApp(env: Env) {
@@ -31,7 +32,8 @@ export function createApp(env: Env) {
     env.settings.security.loginRateWindowSeconds * 1000,
   );
   const deps = { env, limiter };
-  let openapiJson: string | undefined;
+  // Built on first request (ROOT_URL is final by then) and kept, raw and compressed.
+  let swaggerDoc: ((request: Request) => Response) | undefined;
 
   const app = new Elysia({ normalize: false });
 
@@ -77,9 +79,9 @@ export function createApp(env: Env) {
   app.post("/api/internal/hook/pre-receive", ({ request }) => handleHook(env, request, "pre-receive"), { parse: "none" } as never);
   app.post("/api/internal/hook/post-receive", ({ request }) => handleHook(env, request, "post-receive"), { parse: "none" } as never);
   if (env.settings.api.enableSwagger) {
-    app.get("/swagger.v1.json", () => {
-      openapiJson ??= JSON.stringify(buildOpenAPI(apiOperations, env.settings.server.rootUrl));
-      return new Response(openapiJson, { headers: { "Content-Type": "application/json;charset=utf-8" } });
+    app.get("/swagger.v1.json", ({ request }) => {
+      swaggerDoc ??= precompressed(JSON.stringify(buildSwagger(apiOperations, env.settings.server.rootUrl)), JSON_TYPE);
+      return swaggerDoc(request);
     });
     app.get("/api/swagger", () => swaggerPage(env.settings.server.rootUrl));
   }

@@ -82,7 +82,7 @@ export interface OperationSpec<
   body?: BS;
   /** For uploads read by the handler itself: the multipart/form-data field carrying the file. */
   multipartFile?: string;
-  /** Response schemas by status, for the OpenAPI document; `null` for an empty body. */
+  /** Response schemas by status, for the API document; `null` for an empty body. */
   responses: Record<number, GenericSchema | null>;
   handler(ctx: OpContext<Out<PS>, Out<QS>, Out<BS>>): Reply | unknown | Promise<Reply | unknown>;
 }

@@ -1,6 +1,6 @@
 import type { GenericSchema } from "valibot";
 
-/** Schemas with a name become `#/components/schemas/Name` in the OpenAPI document, as in Gitea's. */
+/** Schemas with a name become `#/definitions/Name` in the API document, as in Gitea's. */
 const registry = new Map<string, GenericSchema>();
 
 export function named<T extends GenericSchema>(name: string, schema: T): T {

@@ -71,7 +71,7 @@ import { repoVariableOperations } from "./repos/variables.ts";
 import { userVariableOperations } from "./user/variables.ts";
 import { repoAvatarOperations } from "./repos/avatar.ts";
 
-/** Every /api/v1 operation hearth serves; the OpenAPI document and the route table both come from here. */
+/** Every /api/v1 operation hearth serves; the API document and the route table both come from here. */
 export const apiOperations: readonly AnyOperation[] = [
   ...versionOperations,
   ...settingsOperations,
