@@ -6,6 +6,7 @@ import { storedScope } from "../services/user/tokens.ts";
 import { Forbidden, NotFound, TooManyRequests, Unauthorized } from "../lib/errors.ts";
 import { ScopeSet } from "./scopes.ts";
 import type { Principal } from "./principal.ts";
+import { doerFor } from "./permission.ts";
 import type { FailureLimiter } from "./ratelimit.ts";
 
 export const QUERY_TOKEN_WARNING =
@@ -89,7 +90,8 @@ function tokenPrincipal(
 ): Principal {
   touchToken(env, found.token.id);
   const rawScope = storedScope(found.token);
-  return { user: found.user, method, scope: ScopeSet.parse(rawScope), rawScope, tokenId: found.token.id };
+  const scope = ScopeSet.parse(rawScope);
+  return { user: doerFor(found.user, scope), method, scope, rawScope, tokenId: found.token.id };
 }
 
 function parseBasic(header: string | null): { user: string; password: string } | undefined {
@@ -160,5 +162,6 @@ export function applySudo(env: Env, principal: Principal | undefined, req: AuthR
   if (!principal?.user.isAdmin) throw new Forbidden("Only administrators allowed to sudo.");
   const user: UserRow | undefined = findUserByName(env, target);
   if (!user) throw new NotFound(`user redirect does not exist [name: ${target}]`);
-  return { ...principal, user, sudoBy: principal.user };
+  // The token still speaks for the switched-to account: a public-only one stays public-only.
+  return { ...principal, user: doerFor(user, principal.scope), sudoBy: principal.user };
 }

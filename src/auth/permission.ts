@@ -12,13 +12,55 @@ import {
 import { getCollaboration } from "../models/collaboration.ts";
 import { isOrgMember, isOrgOwner } from "../models/org.ts";
 import { unitsOfTeams, userTeamsWithRepo } from "../models/team.ts";
-import { Forbidden } from "../lib/errors.ts";
+import { Forbidden, NotFound, PublicOnlyRefused } from "../lib/errors.ts";
+import type { ScopeSet } from "./scopes.ts";
 
 /**
  * The one permission function of hearth: every caller (API routes, git transport, hooks, later the
  * web) asks it what a doer may do with a repository. It reads the data layer directly because it is
  * the data-backed rule itself; nothing else in auth/ does.
  */
+
+/**
+ * A token scoped `public-only` narrows everything else it may do to public things: public
+ * repositories of public owners, public users and public organizations (Gitea's ctx.PublicOnly).
+ *
+ * The doer of such a request carries the flag itself, so the one permission function
+ * (auth/permission.ts) and the list filters built from the doer treat everything else as out of
+ * reach, whichever route, list, transport or download asks: no handler has to remember it.
+ */
+export type Doer = UserRow & { readonly publicOnly?: true };
+
+/** The doer as a token with these scopes may act: flagged when the token is public-only. */
+export function doerFor(user: UserRow, scope: ScopeSet | undefined): Doer {
+  return scope?.publicOnly ? { ...user, publicOnly: true } : user;
+}
+
+export function isPublicOnly(doer: Doer | undefined): boolean {
+  return doer?.publicOnly === true;
+}
+
+/** Whether the doer's token may reach the user or organization: any, unless public-only (public ones only). */
+export function ownerInReach(doer: Doer | undefined, owner: UserRow): boolean {
+  return !isPublicOnly(doer) || owner.visibility === Visibility.Public;
+}
+
+/**
+ * Whether the doer's token may reach the repository. A public-only token reaches public
+ * repositories of public owners only: the public repository of a limited or private organization
+ * is no more public than its owner (Gitea 1.25 looked at the repository alone; later Gitea fixed it).
+ */
+export function repoInReach(doer: Doer | undefined, repo: Pick<RepoRow, "isPrivate">, owner: UserRow): boolean {
+  return !isPublicOnly(doer) || (!repo.isPrivate && owner.visibility === Visibility.Public);
+}
+
+/**
+ * Before creating or changing a repository so that it would be `repo` under `owner`: a public-only
+ * token may not make one it could not reach afterwards (a private one, or one of a non-public owner).
+ */
+export function requireRepoStaysInReach(doer: Doer | undefined, repo: Pick<RepoRow, "isPrivate">, owner: UserRow): void {
+  if (!repoInReach(doer, repo, owner)) throw new PublicOnlyRefused("repo");
+}
 
 /** The units a repository's permission is split into, as Gitea's unit types. */
 export type RepoUnit = "code" | "issues" | "pulls" | "releases" | "wiki" | "packages" | "actions" | "projects";
@@ -58,6 +100,11 @@ export class RepoPermission {
     private readonly repo: RepoRow,
     /** Per-unit modes; absent means every enabled unit has `mode`. */
     private readonly unitModes?: ReadonlyMap<RepoUnit, AccessModeValue>,
+    /**
+     * No access only because the doer's token is public-only: the account itself could see the
+     * repository, so a lookup answers Gitea's 403 "token scope is limited to public repos", not 404.
+     */
+    readonly refusedByToken = false,
   ) {}
 
   unitEnabled(unit: RepoUnit): boolean {
@@ -94,7 +141,12 @@ export class RepoPermission {
 
   /** The same permission on another row of the same repository (after an edit or transfer). */
   withRepo(repo: RepoRow): RepoPermission {
-    return new RepoPermission(this.mode, repo, this.unitModes);
+    return new RepoPermission(this.mode, repo, this.unitModes, this.refusedByToken);
+  }
+
+  /** The error for a lookup that found the repository but may not show it: 403 when only the token stands in the way, else 404. */
+  refusal(): PublicOnlyRefused | NotFound {
+    return this.refusedByToken ? new PublicOnlyRefused("repo") : new NotFound();
   }
 }
 
@@ -108,9 +160,25 @@ export interface PermissionSource {
  * Gitea's HasOrgOrUserVisible: whether `viewer` may see the user or organization `owner` at all.
  * Public owners are seen by everyone (signed in, when the site requires it); limited ones by any
  * signed-in account that is not restricted; private organizations (and limited ones, for a
- * restricted account) only by their members.
+ * restricted account) only by their members. A public-only token sees public owners only.
  */
-export function canSeeOwner(src: PermissionSource, owner: UserRow, viewer: UserRow | undefined): boolean {
+export function canSeeOwner(src: PermissionSource, owner: UserRow, viewer: Doer | undefined): boolean {
+  return ownerInReach(viewer, owner) && accountSeesOwner(src, owner, viewer);
+}
+
+/**
+ * The owner as the doer may reach it, for a route that names it: a public-only token gets Gitea's
+ * 403 for an account or organization the account itself could see, and 404 like anyone else for
+ * one it could not (so the token does not learn names the account does not know).
+ */
+export function requireOwnerInReach(src: PermissionSource, owner: UserRow, doer: Doer | undefined): void {
+  if (ownerInReach(doer, owner)) return;
+  if (!accountSeesOwner(src, owner, doer)) throw new NotFound();
+  throw new PublicOnlyRefused(owner.type === UserType.Organization ? "org" : "user");
+}
+
+/** HasOrgOrUserVisible for the account, whatever its token. */
+function accountSeesOwner(src: PermissionSource, owner: UserRow, viewer: UserRow | undefined): boolean {
   if (!viewer) return owner.visibility === Visibility.Public;
   if (viewer.isAdmin || viewer.id === owner.id) return true;
   if (!src.settings.service.requireSigninView && owner.visibility === Visibility.Public) return true;
@@ -129,17 +197,24 @@ export function canSeeOwner(src: PermissionSource, owner: UserRow, viewer: UserR
  * other teams give per-unit modes, never below read on a public repository for a non-restricted
  * account.
  */
-export function repoPermission(src: PermissionSource, doer: UserRow | undefined, repo: RepoRow, owner: UserRow): RepoPermission {
+export function repoPermission(src: PermissionSource, doer: Doer | undefined, repo: RepoRow, owner: UserRow): RepoPermission {
+  const perm = accountPermission(src, doer, repo, owner);
+  if (repoInReach(doer, repo, owner)) return perm;
+  return new RepoPermission(AccessMode.None, repo, undefined, perm.hasAccess());
+}
+
+/** GetUserRepoPermission for the account, whatever its token. */
+function accountPermission(src: PermissionSource, doer: UserRow | undefined, repo: RepoRow, owner: UserRow): RepoPermission {
   const { db } = src;
   const none = new RepoPermission(AccessMode.None, repo);
   if (!doer) {
-    if (repo.isPrivate || !canSeeOwner(src, owner, undefined)) return none;
+    if (repo.isPrivate || !accountSeesOwner(src, owner, undefined)) return none;
     return new RepoPermission(AccessMode.Read, repo);
   }
   if (doer.isAdmin || doer.id === repo.ownerId) return new RepoPermission(AccessMode.Owner, repo);
 
   const collaboration = getCollaboration(db, repo.id, doer.id);
-  if (!collaboration && !canSeeOwner(src, owner, doer)) return none;
+  if (!collaboration && !accountSeesOwner(src, owner, doer)) return none;
   const fullyPublic = !repo.isPrivate && owner.visibility === Visibility.Public && !src.settings.service.requireSigninView;
   const readsPublic = doer.isRestricted ? fullyPublic : !repo.isPrivate;
   let mode: number = Math.max(readsPublic ? AccessMode.Read : AccessMode.None, collaboration?.mode ?? AccessMode.None);

@@ -1,11 +1,13 @@
 import type { UserRow } from "../db/schema/index.ts";
+import type { Doer } from "./permission.ts";
 import type { ScopeSet } from "./scopes.ts";
 
 export type AuthMethod = "token" | "basic" | "reverse_proxy";
 
 /** The authenticated doer of a request and how it proved who it is. */
 export interface Principal {
-  user: UserRow;
+  /** The account, flagged `publicOnly` when the token is public-only (see auth/public-only.ts). */
+  user: Doer;
   /** Gitea's AuthedMethod: a token sent as a basic password still counts as `basic`. */
   method: AuthMethod;
   /** Token scopes; undefined for password and reverse-proxy logins, which are unrestricted (`all`). */

@@ -17,12 +17,11 @@ const notFound = () => text(404, "404 page not found");
 
 /**
  * A token restricted by scopes reads an attachment only with read access to what it belongs to
- * (issues for issue and pull request files, the repository for release files), and a public-only
- * token never reads one of a private repository.
+ * (issues for issue and pull request files, the repository for release files). A public-only
+ * token's reach is the permission's business (findDownload finds nothing out of it).
  */
 function tokenAllows(principal: Principal | undefined, d: Download): boolean {
   if (!principal?.scope) return true;
-  if (principal.scope.publicOnly && d.repo.isPrivate) return false;
   return principal.scope.has(d.unit === "releases" ? "repository" : "issue", "read");
 }
 

@@ -89,9 +89,6 @@ export async function handleGit(
     if (!principal.scope.has("repository", level)) {
       return text(403, `token does not have at least one of required scope(s), required=[${level}:repository], token scope=${principal.rawScope}\n`);
     }
-    if (principal.scope.publicOnly && decision.rc.repo.isPrivate) {
-      return text(403, "token scope is limited to public repos\n");
-    }
   }
 
   const env_ = write

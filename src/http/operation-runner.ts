@@ -3,7 +3,7 @@ import type { Principal } from "../auth/principal.ts";
 import { applySudo, authenticate, checkAccountState, QUERY_TOKEN_WARNING } from "../auth/authenticate.ts";
 import { levelForMethod } from "../auth/scopes.ts";
 import type { FailureLimiter } from "../auth/ratelimit.ts";
-import { AccountMoved, Forbidden, Redirect, Unauthorized } from "../lib/errors.ts";
+import { AccountMoved, Forbidden, PublicOnlyRefused, Redirect, Unauthorized } from "../lib/errors.ts";
 import { readApiBody } from "./body.ts";
 import { paginationHeaders, readPage } from "./pagination.ts";
 import { errorResponse, jsonResponse } from "./respond.ts";
@@ -98,6 +98,8 @@ export async function runOperation(
     return jsonResponse(200, result, headers);
   } catch (err) {
     if (err instanceof AccountMoved) return errorResponse(env, accountRedirect(request, err), headers, principal);
+    // Gitea words a public-only refusal by the operation's scope categories ("... public issues").
+    if (err instanceof PublicOnlyRefused) return errorResponse(env, err.worded(scopeCategories(op.access)), headers, principal);
     return errorResponse(env, err, headers, principal);
   }
 }

@@ -86,3 +86,25 @@ export class AccountMoved extends HearthError {
     super(307, "moved");
   }
 }
+
+/**
+ * 403 for a token scoped `public-only` that reached a private repository, user or organization the
+ * account itself could see. The runner words it as Gitea's checkTokenPublicOnly does for the
+ * operation's scope categories ("... public issues" on an issue route, for example).
+ */
+export class PublicOnlyRefused extends Forbidden {
+  constructor(
+    readonly resource: "repo" | "org" | "user",
+    noun = `${resource}s`,
+  ) {
+    super(`token scope is limited to public ${noun}`);
+  }
+
+  /** Gitea's wording for a repository refused on a route of `categories`: the first category that checks one. */
+  worded(categories: readonly string[]): PublicOnlyRefused {
+    if (this.resource !== "repo" || categories.length === 0 || categories.includes("repository")) return this;
+    if (categories.includes("issue")) return new PublicOnlyRefused("repo", "issues");
+    if (categories.includes("notification")) return new PublicOnlyRefused("repo", "notifications");
+    return this;
+  }
+}

@@ -93,6 +93,8 @@ export interface RepoListFilter {
   visibleOwnerVisibilities: number[];
   /** The viewer is a restricted account: it sees only what it owns or was given (team, collaboration). */
   restricted?: boolean;
+  /** The viewer's token is public-only: only public repositories of public owners, whatever else it may see. */
+  publicOnly?: boolean;
   /** Only repositories the viewer owns or collaborates on (GET /user/repos). */
   onlyAccessible?: boolean;
   keyword?: string;
@@ -161,8 +163,17 @@ function visibilityCondition(f: RepoListFilter): SQL | undefined {
   return or(publicRepos, mine, memberPublic);
 }
 
+/** Public repositories of public owners: all a public-only token may list. */
+function publicUnderPublicOwner(): SQL {
+  return and(
+    eq(repositories.isPrivate, false),
+    inArray(repositories.ownerId, sql`(SELECT ${users.id} FROM ${users} WHERE ${users.visibility} = ${Visibility.Public})`),
+  )!;
+}
+
 export function listRepos(tx: Tx, f: RepoListFilter): { rows: RepoRow[]; total: number } {
   const conds: (SQL | undefined)[] = [visibilityCondition(f)];
+  if (f.publicOnly) conds.push(publicUnderPublicOwner());
   if (f.ownerId !== undefined) conds.push(eq(repositories.ownerId, f.ownerId));
   if (f.ids) conds.push(inArray(repositories.id, f.ids));
   if (f.isPrivate !== undefined) conds.push(eq(repositories.isPrivate, f.isPrivate));

@@ -10,6 +10,7 @@ import {
   teamUnits,
   teamUsers,
   users,
+  Visibility,
   type NewTeamRow,
   type RepoRow,
   type TeamRow,
@@ -80,11 +81,14 @@ export function searchOrgTeams(
 export function listUserTeams(
   tx: Tx,
   uid: number,
-  opts: { orgId?: number; offset: number; limit: number },
+  opts: { orgId?: number; publicOrgsOnly?: boolean; offset: number; limit: number },
 ): { rows: TeamRow[]; total: number } {
   const where = and(
     inArray(teams.id, sql`(SELECT ${teamUsers.teamId} FROM ${teamUsers} WHERE ${teamUsers.uid} = ${uid})`),
     opts.orgId !== undefined ? eq(teams.orgId, opts.orgId) : undefined,
+    opts.publicOrgsOnly
+      ? inArray(teams.orgId, sql`(SELECT ${users.id} FROM ${users} WHERE ${users.visibility} = ${Visibility.Public})`)
+      : undefined,
   );
   const rows = tx
     .select()
@@ -244,8 +248,14 @@ export function removeRepoFromTeams(tx: Tx, repoId: number): void {
   for (const id of ids) recountRepos(tx, id);
 }
 
-export function listTeamRepos(tx: Tx, teamId: number, offset: number, limit: number): { rows: RepoRow[]; total: number } {
-  const where = eq(teamRepos.teamId, teamId);
+/** A team's repositories by name; `publicOnly` (a public-only token's view) leaves out the private ones. */
+export function listTeamRepos(
+  tx: Tx,
+  teamId: number,
+  opts: { publicOnly: boolean; offset: number; limit: number },
+): { rows: RepoRow[]; total: number } {
+  const { offset, limit } = opts;
+  const where = and(eq(teamRepos.teamId, teamId), opts.publicOnly ? eq(repositories.isPrivate, false) : undefined);
   const rows = tx
     .select({ repo: repositories })
     .from(teamRepos)
@@ -256,7 +266,13 @@ export function listTeamRepos(tx: Tx, teamId: number, offset: number, limit: num
     .offset(offset)
     .all()
     .map((r) => r.repo);
-  return { rows, total: tx.select({ n: count() }).from(teamRepos).where(where).get()!.n };
+  const total = tx
+    .select({ n: count() })
+    .from(teamRepos)
+    .innerJoin(repositories, eq(repositories.id, teamRepos.repoId))
+    .where(where)
+    .get()!.n;
+  return { rows, total };
 }
 
 /** The teams through which a user reaches a repository of an organization: the permission function's input. */

@@ -4,7 +4,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { makeTestApp } from "../support/app.ts";
 import { authUrl, gitClient, localRepo } from "../support/git.ts";
-import { access, COLUMN_NAMES, COLUMNS, ROWS, setupMatrix, type Column, type Row } from "../support/permission-matrix.ts";
+import {
+  access,
+  COLUMN_NAMES,
+  COLUMNS,
+  publicOnlyAccess,
+  ROWS,
+  setupMatrix,
+  type Column,
+  type Row,
+} from "../support/permission-matrix.ts";
 
 /**
  * The permission matrix over git smart HTTP with the real git client: every viewer (row) clones and
@@ -23,10 +32,12 @@ afterAll(() => {
   rmSync(work, { recursive: true, force: true });
 });
 
-function url(row: Row, col: Column): string {
+/** The clone URL with the viewer's credentials: its full token, or with `publicOnly` its public-only one. */
+function url(row: Row, col: Column, publicOnly = false): string {
   const path = `${COLUMNS[col].org}/${COLUMNS[col].repo}.git`;
   const v = viewers[row];
-  return v.token ? authUrl(t.baseUrl, path, v.name!, v.token) : new URL(path, t.baseUrl).href;
+  const token = publicOnly ? v.publicToken : v.token;
+  return token ? authUrl(t.baseUrl, path, v.name!, token) : new URL(path, t.baseUrl).href;
 }
 
 /** Runs `cell` over every row and column, at most `width` at once, into { row: { column: value } }. */
@@ -98,6 +109,45 @@ describe("git over smart HTTP", () => {
           ? { push: "pushed", branch: 200 }
           : { push: "refused", branch: 404 },
       ),
+    );
+  });
+});
+
+describe("git over smart HTTP with a public-only token as the password", () => {
+  test("info/refs: public repositories of public owners only; Gitea's 403 where the account could", async () => {
+    const observed = await matrix(async (row, col) => {
+      const { org, repo } = COLUMNS[col];
+      const v = viewers[row];
+      const res = await fetch(new URL(`${org}/${repo}.git/info/refs?service=git-upload-pack`, t.baseUrl), {
+        headers: v.publicToken ? { Authorization: `Basic ${btoa(`${v.name}:${v.publicToken}`)}` } : {},
+      });
+      const body = await res.text();
+      return res.status === 403 ? body.trim() : res.status;
+    });
+    expect(observed).toEqual(
+      expected((row, col) => {
+        const a = publicOnlyAccess(row, col);
+        if (a === "refused") return "token scope is limited to public repos";
+        if (a !== "-" || access("anonymous", col) !== "-") return 200;
+        return row === "anonymous" ? 401 : 404;
+      }),
+    );
+  });
+
+  test("git push lands only in a public repository of a public owner the account may write to", async () => {
+    const observed = await matrix(async (row, col) => {
+      const branch = `public-only-${row.toLowerCase()}`;
+      const r = await gitClient(["push", "-q", url(row, col, true), `HEAD:refs/heads/${branch}`], { cwd: work });
+      const landed = await t.json("GET", `/api/v1/repos/${COLUMNS[col].org}/${COLUMNS[col].repo}/branches/${branch}`, {
+        token: viewers.owner.token,
+      });
+      return { push: r.code === 0 ? "pushed" : "refused", branch: landed.status };
+    });
+    expect(observed).toEqual(
+      expected((row, col) => {
+        const a = publicOnlyAccess(row, col);
+        return a === "w" || a === "a" ? { push: "pushed", branch: 200 } : { push: "refused", branch: 404 };
+      }),
     );
   });
 });

@@ -128,7 +128,35 @@ export interface Viewer {
   row: Row;
   name?: string;
   token?: string;
+  /** A token with every scope and `public-only`. */
+  publicToken?: string;
   password?: string;
+}
+
+/**
+ * Public-only tokens (every scope plus `public-only`): they reach public repositories of public
+ * owners and public organizations only, whatever the account may do. Elsewhere the answer is Gitea's
+ * 403 "token scope is limited to public ..." where the account itself has access, and the usual 404
+ * where it has none (so the token learns no name the account does not know). hearth also keeps the
+ * public repositories of limited and private organizations out of reach (Gitea 1.25 looked at the
+ * repository's own flag only; README lists the difference).
+ */
+export type PublicOnlyAccess = Access | "refused";
+
+export function inPublicReach(col: Column): boolean {
+  return !COLUMNS[col].private && COLUMNS[col].orgVisibility === "public";
+}
+
+export function publicOnlyAccess(row: Row, col: Column): PublicOnlyAccess {
+  const a = access(row, col);
+  if (inPublicReach(col) || a === "-") return a;
+  return "refused";
+}
+
+/** Whether a public-only token of `row` may use the organization: public ones it can see; 403 or 404 otherwise. */
+export function publicOnlyOrg(row: Row, org: OrgName): "ok" | "refused" | "hidden" {
+  if (!orgVisible(row, org)) return "hidden";
+  return ORGS[org] === "public" ? "ok" : "refused";
 }
 
 const UNITS = ["repo.code", "repo.issues", "repo.pulls", "repo.releases", "repo.wiki"];
@@ -141,7 +169,7 @@ export async function setupMatrix(t: TestApp): Promise<Record<Row, Viewer>> {
     const name = `mx-${row.toLowerCase()}`;
     const password = `${name}-pass`;
     const user = await t.user(name, { admin: row === "admin", password });
-    viewers[row] = { row, name, password, token: t.token(user) };
+    viewers[row] = { row, name, password, token: t.token(user), publicToken: t.token(user, ["public-only", "all"]) };
   }
   const ok = async (method: string, path: string, token: string, body?: unknown, status = 201) => {
     const r = await t.json(method, path, { token, body });

@@ -21,10 +21,10 @@ export interface IssueAccess {
 }
 
 /**
- * `publicOnly` is a public-only token: private repositories read as invisible. `known` seeds the
- * cache with contexts the request already resolved (the repository of the path).
+ * `known` seeds the cache with contexts the request already resolved (the repository of the path).
+ * A public-only token's doer reads nothing of a private repository: the permission says so.
  */
-export function issueAccess(env: Env, doer: UserRow | undefined, publicOnly: boolean, known: RepoContext[] = []): IssueAccess {
+export function issueAccess(env: Env, doer: UserRow | undefined, known: RepoContext[] = []): IssueAccess {
   // Only the repository part of what is known: an IssueContext also carries its issue.
   const cache = new Map<number, RepoContext | undefined>(known.map((rc) => [rc.repo.id, { repo: rc.repo, owner: rc.owner, perm: rc.perm }]));
   const repo = (repoId: number): RepoContext | undefined => {
@@ -39,8 +39,7 @@ export function issueAccess(env: Env, doer: UserRow | undefined, publicOnly: boo
     repo,
     canRead(issue) {
       const rc = repo(issue.repoId);
-      if (!rc || (publicOnly && rc.repo.isPrivate)) return false;
-      return rc.perm.canRead(unitOf(issue));
+      return rc !== undefined && rc.perm.canRead(unitOf(issue));
     },
     views(rows) {
       const present = rows.filter((i) => repo(i.repoId) !== undefined);

@@ -12,7 +12,7 @@ import { AttachmentStore } from "../../storage/attachments.ts";
 import { detectContentType } from "../../lib/sniff.ts";
 import { Forbidden, Invalid, NotFound, TooLarge } from "../../lib/errors.ts";
 import { nowUnix } from "../../lib/time.ts";
-import { repoPermission, type RepoUnit } from "../../auth/permission.ts";
+import { repoInReach, repoPermission, type RepoUnit } from "../../auth/permission.ts";
 import { unitOf, type IssueContext } from "./lookup.ts";
 import type { CommentContext } from "./comments.ts";
 
@@ -257,6 +257,8 @@ export function findDownload(env: Env, doer: UserRow | undefined, uuid: string):
     unit = "releases";
     draft = release.isDraft;
   }
+  // A public-only token reads no file of a repository out of its reach, its own uploads included.
+  if (!repoInReach(doer, repo, owner)) return undefined;
   const perm = repoPermission(env, doer, repo, owner);
   if (unit ? !perm.canRead(unit) : doer?.id !== attachment.uploaderId) return undefined;
   // A draft's assets are for release writers only (Gitea #36659).

@@ -32,7 +32,7 @@ export interface IssueRef {
  * exactly its own, else in the repository they name (cross-repository dependencies are allowed,
  * Gitea's default). A repository or issue that does not exist, or that the doer cannot see, is 404.
  */
-export function issueOfRef(env: Env, doer: UserRow, here: RepoContext, ref: IssueRef, publicOnly: boolean): IssueInRepo {
+export function issueOfRef(env: Env, doer: UserRow, here: RepoContext, ref: IssueRef): IssueInRepo {
   let rc = here;
   if (ref.owner !== here.repo.ownerName || ref.repo !== here.repo.name) {
     try {
@@ -41,7 +41,6 @@ export function issueOfRef(env: Env, doer: UserRow, here: RepoContext, ref: Issu
       // Gitea looks the repository up by its current name only: a former name finds nothing.
       throw new NotFound();
     }
-    if (publicOnly && rc.repo.isPrivate) throw new NotFound();
   }
   const issue = Number.isSafeInteger(ref.index) ? issues.getIssueByIndex(env.db, rc.repo.id, ref.index) : undefined;
   if (!issue) throw new NotFound();
@@ -143,10 +142,9 @@ export function listBlockers(
   doer: UserRow | undefined,
   ic: IssueContext,
   page: { offset: number; limit: number },
-  publicOnly: boolean,
 ): BlockerView[] {
   if (!dependenciesEnabled(ic.repo)) throw new NotFound();
-  const access = issueAccess(env, doer, publicOnly, [ic]);
+  const access = issueAccess(env, doer, [ic]);
   const writer = ic.perm.canWrite(unitOf(ic.issue));
   const rows = deps.blockersOf(env.db, ic.issue, page).filter((i) => access.repo(i.repoId));
   const full = new Map(access.views(rows.filter((i) => access.canRead(i))).map((v) => [v.issue.id, v]));
@@ -163,9 +161,8 @@ export function listBlocked(
   doer: UserRow | undefined,
   ic: IssueContext,
   page: { offset: number; limit: number },
-  publicOnly: boolean,
 ): IssueView[] {
-  const access: IssueAccess = issueAccess(env, doer, publicOnly, [ic]);
+  const access: IssueAccess = issueAccess(env, doer, [ic]);
   // Gitea pages over every dependent issue and then drops the unreadable ones, so a page may be short.
   const rows = deps.blockedBy(env.db, ic.issue).slice(page.offset, page.offset + page.limit);
   return access.views(rows.filter((i) => access.canRead(i)));

@@ -35,7 +35,7 @@ const names = (s: string | undefined) => (s?.trim() ? s.trim().split(",") : []);
  * the doer can see (everything public, limited and theirs, or only the `owner`'s, narrowed to a
  * `team`'s), kept where the doer reads the issues or the pull requests.
  */
-function reposInScope(env: Env, doer: UserRow | undefined, q: IssueSearchQuery, publicOnly: boolean) {
+function reposInScope(env: Env, doer: UserRow | undefined, q: IssueSearchQuery) {
   let ownerId: number | undefined;
   let teamRepoIds: Set<number> | undefined;
   if (q.owner) {
@@ -51,13 +51,12 @@ function reposInScope(env: Env, doer: UserRow | undefined, q: IssueSearchQuery, 
   }
   const { rows } = searchRepos(env, doer, {
     ownerId,
-    publicOnly,
     sort: "alpha",
     descending: false,
     offset: 0,
     limit: Number.MAX_SAFE_INTEGER,
   });
-  const access = issueAccess(env, doer, publicOnly);
+  const access = issueAccess(env, doer);
   const candidates = rows.filter((r) => !teamRepoIds || teamRepoIds.has(r.id));
   return {
     access,
@@ -76,9 +75,8 @@ export function searchIssues(
   env: Env,
   doer: UserRow | undefined,
   q: IssueSearchQuery,
-  publicOnly: boolean,
 ): { views: IssueView[]; total: number } {
-  const { access, issueRepoIds, pullRepoIds } = reposInScope(env, doer, q, publicOnly);
+  const { access, issueRepoIds, pullRepoIds } = reposInScope(env, doer, q);
   const empty = { views: [], total: 0 };
   const isPull = q.type === "pulls" ? true : q.type === "issues" ? false : undefined;
   // Reviews are not stored yet: no pull request has a requested or given review to match.

@@ -78,9 +78,8 @@ export function myStopwatches(
   env: Env,
   doer: UserRow,
   page: { offset: number; limit: number },
-  publicOnly: boolean,
 ): { views: StopwatchView[]; total: number } {
-  const access = issueAccess(env, doer, publicOnly);
+  const access = issueAccess(env, doer);
   const rows = stopwatches.stopwatchesOfUser(env.db, doer.id);
   const byId = new Map(issues.getIssuesByIds(env.db, rows.map((s) => s.issueId)).map((i) => [i.id, i]));
   const now = nowUnix();

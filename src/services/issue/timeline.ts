@@ -52,11 +52,11 @@ export interface TimelineQuery {
  * or units the doer cannot read. Issues the entries point at (dependencies, references, the issue
  * of a tracked time) are shown only where the doer reads them; Gitea shows them regardless.
  */
-export function issueTimeline(env: Env, doer: UserRow | undefined, ic: IssueContext, q: TimelineQuery, publicOnly: boolean): TimelineView[] {
+export function issueTimeline(env: Env, doer: UserRow | undefined, ic: IssueContext, q: TimelineQuery): TimelineView[] {
   const bound = (unix: number | undefined) => (unix !== undefined && unix > 0 ? unix : undefined);
   const window = { issueId: ic.issue.id, sinceUnix: bound(q.sinceUnix), beforeUnix: bound(q.beforeUnix) };
   const { rows: all } = comments.findComments(env.db, window, q.page);
-  const access = issueAccess(env, doer, publicOnly, [ic]);
+  const access = issueAccess(env, doer, [ic]);
   const rows = all.filter((c) => {
     if (c.type === CommentType.Code) return false;
     if (!REF_TYPES.has(c.type) || c.refRepoId === 0 || c.refRepoId === ic.repo.id) return true;

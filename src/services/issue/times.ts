@@ -83,7 +83,6 @@ export function listIssueTimes(
   ic: IssueContext,
   q: TimeQuery,
   page: Page,
-  publicOnly: boolean,
 ): { views: TrackedTimeView[]; total: number } {
   const requested = q.user ? userByName(env, q.user) : undefined;
   const userId = whoseTimes(doer, ic, requested);
@@ -92,7 +91,7 @@ export function listIssueTimes(
     { issueId: ic.issue.id, userId: userId || undefined, createdAfterUnix: q.sinceUnix, createdBeforeUnix: q.beforeUnix },
     page,
   );
-  return { views: trackedTimeViews(env, issueAccess(env, doer, publicOnly, [ic]), rows), total };
+  return { views: trackedTimeViews(env, issueAccess(env, doer, [ic]), rows), total };
 }
 
 /**
@@ -105,7 +104,6 @@ export function listRepoTimes(
   rc: RepoContext,
   q: TimeQuery,
   page: Page,
-  publicOnly: boolean,
 ): { views: TrackedTimeView[]; total: number } {
   if (!timeTrackerEnabled(rc.repo)) throw new BadRequest("time tracking disabled");
   const requested = q.user ? userByName(env, q.user) : undefined;
@@ -120,11 +118,11 @@ export function listRepoTimes(
     },
     page,
   );
-  return { views: trackedTimeViews(env, issueAccess(env, doer, publicOnly, [rc]), rows), total };
+  return { views: trackedTimeViews(env, issueAccess(env, doer, [rc]), rows), total };
 }
 
 /** Gitea's deprecated ListTrackedTimesByUser: one user's entries in the repository, for them and repository admins. */
-export function listUserTimesInRepo(env: Env, doer: UserRow, rc: RepoContext, userName: string, publicOnly: boolean): TrackedTimeView[] {
+export function listUserTimesInRepo(env: Env, doer: UserRow, rc: RepoContext, userName: string): TrackedTimeView[] {
   if (!timeTrackerEnabled(rc.repo)) throw new BadRequest("time tracking disabled");
   const user = userByName(env, userName);
   if (!rc.perm.isAdmin() && !doer.isAdmin && doer.id !== user.id) throw new Forbidden("query by user not allowed; not enough rights");
@@ -132,7 +130,7 @@ export function listUserTimesInRepo(env: Env, doer: UserRow, rc: RepoContext, us
     userId: user.id,
     repos: { issueRepoIds: rc.perm.canRead("issues") ? [rc.repo.id] : [], pullRepoIds: rc.perm.canRead("pulls") ? [rc.repo.id] : [] },
   });
-  return trackedTimeViews(env, issueAccess(env, doer, publicOnly, [rc]), rows);
+  return trackedTimeViews(env, issueAccess(env, doer, [rc]), rows);
 }
 
 /**
@@ -144,9 +142,8 @@ export function listMyTimes(
   doer: UserRow,
   q: { sinceUnix?: number; beforeUnix?: number },
   page: Page,
-  publicOnly: boolean,
 ): { views: TrackedTimeView[]; total: number } {
-  const access = issueAccess(env, doer, publicOnly);
+  const access = issueAccess(env, doer);
   const repoIds = times.repoIdsWithTimesOf(env.db, doer.id);
   const readable = (isPull: boolean) => repoIds.filter((repoId) => access.canRead({ repoId, isPull }));
   const { rows, total } = times.findTrackedTimes(
@@ -171,7 +168,7 @@ export interface AddTimeInput {
 }
 
 /** Gitea's AddTime: an entry and an "add_time_manual" event, whose body is `|<seconds>` (Gitea 1.21+). */
-export function addTime(env: Env, doer: UserRow, ic: IssueContext, input: AddTimeInput, publicOnly: boolean): TrackedTimeView {
+export function addTime(env: Env, doer: UserRow, ic: IssueContext, input: AddTimeInput): TrackedTimeView {
   requireTimetracker(env, ic, doer);
   let user = doer;
   if (input.userName && ((ic.perm.isAdmin() && doer.name !== input.userName) || doer.isAdmin)) {
@@ -188,7 +185,7 @@ export function addTime(env: Env, doer: UserRow, ic: IssueContext, input: AddTim
     recordActivity(tx, ic.issue, user, CommentType.AddTimeManual, { content: `|${input.time}`, timeId: row.id });
     return row;
   });
-  return trackedTimeViews(env, issueAccess(env, doer, publicOnly, [ic]), [row])[0]!;
+  return trackedTimeViews(env, issueAccess(env, doer, [ic]), [row])[0]!;
 }
 
 /** Gitea's DeleteIssueUserTimes: the doer's entries on the issue; 404 when they add up to nothing. */

@@ -62,10 +62,9 @@ export interface ThreadView {
   lastComment?: CommentRow;
 }
 
-/** Who is asking: the user, and whether their token is limited to public repositories. */
+/** Who is asking: the user (a public-only token's doer sees no thread of a repository out of its reach). */
 export interface Viewer {
   user: UserRow;
-  publicOnly: boolean;
 }
 
 /** Gitea's FindNotificationOptions as the routes fill them (an empty list filters nothing). */
@@ -88,9 +87,7 @@ function visibility(env: Env, viewer: Viewer, repoId?: number) {
   const pairs = notifications.threadRepos(env.db, viewer.user.id, repoId);
   const rows = [...new Set(pairs.map((p) => p.repoId))].map((id) => getRepoById(env.db, id)).filter((r) => r !== undefined);
   const contexts = new Map(
-    withContext(env, viewer.user, rows)
-      .filter((rc) => !(viewer.publicOnly && rc.repo.isPrivate))
-      .map((rc) => [rc.repo.id, rc]),
+    withContext(env, viewer.user, rows).map((rc) => [rc.repo.id, rc]),
   );
   const visible = new Map<number, number[]>();
   const allow = (source: number, id: number) => {
@@ -164,7 +161,7 @@ export function getThread(env: Env, viewer: Viewer, id: number): ThreadView {
   }
   const repo = getRepoById(env.db, n.repoId);
   const rc = repo && withContext(env, viewer.user, [repo])[0];
-  if (!rc || (viewer.publicOnly && rc.repo.isPrivate)) throw missing();
+  if (!rc) throw missing();
   const source = n.source;
   const unitReadable =
     source === NotificationSource.Issue

@@ -13,7 +13,7 @@ import { Forbidden, Invalid, NotFound } from "../../lib/errors.ts";
 import { nowUnix } from "../../lib/time.ts";
 import { usernameProblem } from "../user/names.ts";
 import { parseVisibility } from "../user/visibility.ts";
-import { canSeeOwner } from "../../auth/permission.ts";
+import { canSeeOwner, isPublicOnly, type Doer } from "../../auth/permission.ts";
 import { deleteAllOwnedRepos } from "../repo/delete.ts";
 import { removeAvatarFile } from "../user/avatar.ts";
 import { clearFollows } from "../../models/follow.ts";
@@ -143,8 +143,9 @@ export interface ListPage {
  * private ones only to site admins (members find theirs under /user/orgs); a restricted account
  * sees only the organizations it belongs to.
  */
-export function listOrgs(env: Env, viewer: UserRow | undefined, page: ListPage, publicOnly = false) {
-  const anonymous = !viewer || publicOnly;
+export function listOrgs(env: Env, viewer: Doer | undefined, page: ListPage) {
+  // A public-only token lists what an anonymous caller would.
+  const anonymous = !viewer || isPublicOnly(viewer);
   if (!anonymous && viewer.isAdmin) return users.listUsers(env.db, { type: UserType.Organization, orderBy: "name", ...page });
   const visibleIn = anonymous ? [Visibility.Public] : [Visibility.Public, Visibility.Limited];
   if (!anonymous && viewer.isRestricted) {
@@ -159,16 +160,16 @@ export function adminListOrgs(env: Env, page: ListPage) {
 }
 
 /** GET /user/orgs: every organization the doer belongs to. */
-export function listMyOrgs(env: Env, doer: UserRow, page: ListPage, publicOnly = false) {
-  return orgs.listUserOrgs(env.db, { uid: doer.id, visibleIn: publicOnly ? [Visibility.Public] : undefined, ...page });
+export function listMyOrgs(env: Env, doer: Doer, page: ListPage) {
+  return orgs.listUserOrgs(env.db, { uid: doer.id, visibleIn: isPublicOnly(doer) ? [Visibility.Public] : undefined, ...page });
 }
 
 /**
  * GET /users/{u}/orgs: the user and site admins see all of the user's organizations; anyone else
  * sees only public organizations where the user made the membership public.
  */
-export function listUserOrgs(env: Env, viewer: UserRow, user: UserRow, page: ListPage, publicOnly = false) {
-  const all = !publicOnly && (viewer.isAdmin || viewer.id === user.id);
+export function listUserOrgs(env: Env, viewer: Doer, user: UserRow, page: ListPage) {
+  const all = !isPublicOnly(viewer) && (viewer.isAdmin || viewer.id === user.id);
   if (all) return orgs.listUserOrgs(env.db, { uid: user.id, ...page });
   return orgs.listUserOrgs(env.db, { uid: user.id, publicOnly: true, visibleIn: [Visibility.Public], ...page });
 }

@@ -3,15 +3,15 @@ import { writeTx } from "../../db/client.ts";
 import type { RepoRow, TeamRow, UserRow } from "../../db/schema/index.ts";
 import * as teams from "../../models/team.ts";
 import * as repos from "../../models/repo.ts";
-import { repoPermission } from "../../auth/permission.ts";
+import { isPublicOnly, repoPermission, type Doer } from "../../auth/permission.ts";
 import { Forbidden, NotFound } from "../../lib/errors.ts";
 import { withContext } from "../repo/list.ts";
 import type { RepoContext } from "../repo/lookup.ts";
 import type { ListPage } from "./org.ts";
 
 /** The repositories a team has, each with the doer's permission on it. */
-export function listTeamRepos(env: Env, doer: UserRow, team: TeamRow, page: ListPage) {
-  const { rows, total } = teams.listTeamRepos(env.db, team.id, page.offset, page.limit);
+export function listTeamRepos(env: Env, doer: Doer, team: TeamRow, page: ListPage) {
+  const { rows, total } = teams.listTeamRepos(env.db, team.id, { publicOnly: isPublicOnly(doer), ...page });
   return { rows: withContext(env, doer, rows), total };
 }
 

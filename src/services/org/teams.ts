@@ -6,6 +6,7 @@ import * as teams from "../../models/team.ts";
 import * as users from "../../models/user.ts";
 import { Forbidden, Invalid, NotFound } from "../../lib/errors.ts";
 import type { ListPage } from "./org.ts";
+import { isPublicOnly, type Doer } from "../../auth/permission.ts";
 
 /** Gitea's unit names (`repo.code`, ...) by unit type. */
 export const UNIT_NAMES: Record<number, string> = {
@@ -220,8 +221,9 @@ export function searchTeams(
   });
 }
 
-export function listUserTeams(env: Env, doer: UserRow, page: ListPage) {
-  return teams.listUserTeams(env.db, doer.id, page);
+/** GET /user/teams: the doer's teams; through a public-only token only those of public organizations. */
+export function listUserTeams(env: Env, doer: Doer, page: ListPage) {
+  return teams.listUserTeams(env.db, doer.id, { publicOrgsOnly: isPublicOnly(doer), ...page });
 }
 
 /** The organizations of a set of teams, by id, for the `organization` field. */

@@ -3,7 +3,7 @@ import { writeTx, type Tx } from "../../db/client.ts";
 import { AccessMode, UserType, type RepoRow, type UserRow } from "../../db/schema/index.ts";
 import { addRepoToAllRepoTeams, listUserTeams } from "../../models/team.ts";
 import { putCollaboration } from "../../models/collaboration.ts";
-import { canSeeOwner, repoPermission } from "../../auth/permission.ts";
+import { canSeeOwner, repoPermission, requireOwnerInReach, requireRepoStaysInReach } from "../../auth/permission.ts";
 import { getUserByName } from "../../models/user.ts";
 import * as repos from "../../models/repo.ts";
 import * as branchModel from "../../models/branch.ts";
@@ -79,6 +79,7 @@ export function orgForRepoCreation(env: Env, doer: UserRow, name: string, unknow
     if (unknownIsInvalid) throw new Invalid(`org does not exist [id: 0, name: ${name}]`);
     throw new NotFound("GetOrgByName");
   }
+  requireOwnerInReach(env, org, doer);
   if (!canSeeOwner(env, org, doer)) throw new NotFound();
   if (!canCreateOrgRepo(env, org, doer)) {
     throw new Forbidden("Given user is not allowed to create repository in organization.");
@@ -93,6 +94,7 @@ const TRUST_MODELS = ["default", "collaborator", "committer", "collaboratorcommi
  * the first commit (README, .gitignore, LICENSE) is made on the default branch.
  */
 export async function createRepo(env: Env, input: CreateRepoInput): Promise<RepoRow> {
+  requireRepoStaysInReach(input.doer, { isPrivate: input.isPrivate ?? false }, input.owner);
   const problem = repoNameProblem(input.name);
   if (problem) throw new Invalid(problem);
   const defaultBranch = input.defaultBranch || env.settings.repository.defaultBranch;

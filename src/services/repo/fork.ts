@@ -13,7 +13,7 @@ import { repoNameProblem } from "./names.ts";
 import { gitDirOf, type RepoContext } from "./lookup.ts";
 import { selfCommand } from "./hook-command.ts";
 import { repoLimit } from "./create.ts";
-import { visibleOwnerKinds, type Paging } from "./list.ts";
+import { viewerFilter, type Paging } from "./list.ts";
 import { repoEvents } from "../events/repo-events.ts";
 import { copyDefaultHooksToRepo } from "../webhook/hooks.ts";
 
@@ -151,13 +151,9 @@ export async function forkRepo(env: Env, input: ForkInput): Promise<RepoRow> {
 
 /** GET /repos/{o}/{r}/forks: the forks `viewer` may see (site admins: all), oldest first. */
 export function listForks(env: Env, viewer: UserRow | undefined, repo: RepoRow, page: Paging) {
-  const visible = visibleOwnerKinds(env, viewer);
   return repos.listRepos(env.db, {
+    ...viewerFilter(env, viewer),
     forkOf: repo.id,
-    viewerId: viewer?.id,
-    restricted: viewer?.isRestricted ?? false,
-    seeAll: viewer?.isAdmin ?? false,
-    visibleOwnerVisibilities: visible,
     sort: "id",
     descending: false,
     ...page,

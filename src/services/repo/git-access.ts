@@ -16,7 +16,8 @@ export type GitAccessResult =
  * Gitea's smart-HTTP access decision, in its order: a renamed repository redirects before
  * anything else; anyone, signed in or not, may read public repositories of public owners; a caller
  * without access gets 404 ("Repository not found"), so private names never leak; pushing needs
- * write access and a repository that is not archived.
+ * write access and a repository that is not archived. A public-only token reaches public
+ * repositories of public owners only (the permission function decides; 403 otherwise).
  */
 export function decideGitAccess(
   env: Env,
@@ -61,6 +62,8 @@ export function decideGitAccess(
   const allowed = write ? perm.canWrite("code") : perm.canRead("code");
   if (!allowed) {
     if (!doer) return { kind: "challenge" };
+    // A public-only token used as the password: Gitea's refusal, for a repository the account could use.
+    if (perm.refusedByToken) return { kind: "denied", status: 403, message: "token scope is limited to public repos" };
     if (write && perm.canRead("code")) {
       return { kind: "denied", status: 403, message: "User permission denied for writing." };
     }

@@ -2,7 +2,7 @@ import type { Env } from "../env.ts";
 import { Visibility, type RepoRow, type UserRow } from "../../db/schema/index.ts";
 import * as repos from "../../models/repo.ts";
 import * as users from "../../models/user.ts";
-import { repoPermission } from "../../auth/permission.ts";
+import { repoPermission, isPublicOnly, type Doer } from "../../auth/permission.ts";
 import type { RepoContext } from "./lookup.ts";
 
 export interface Paging {
@@ -21,6 +21,20 @@ export function visibleOwnerKinds(env: Env, viewer: UserRow | undefined): number
   return [Visibility.Public, Visibility.Limited];
 }
 
+/**
+ * The viewer part of every repository list filter: who looks, whether restricted or site admin,
+ * which owners' public repositories it may see, and whether its token is public-only.
+ */
+export function viewerFilter(env: Env, viewer: Doer | undefined) {
+  return {
+    viewerId: viewer?.id,
+    restricted: viewer?.isRestricted ?? false,
+    seeAll: viewer?.isAdmin ?? false,
+    visibleOwnerVisibilities: visibleOwnerKinds(env, viewer),
+    publicOnly: isPublicOnly(viewer),
+  };
+}
+
 /** Adds owner and permission to each row; rows whose owner vanished are dropped. */
 export function withContext(env: Env, viewer: UserRow | undefined, rows: RepoRow[]): RepoContext[] {
   const owners = new Map(users.getUsersByIds(env.db, [...new Set(rows.map((r) => r.ownerId))]).map((u) => [u.id, u]));
@@ -33,12 +47,11 @@ export function withContext(env: Env, viewer: UserRow | undefined, rows: RepoRow
 }
 
 /** GET /user/repos: what the doer owns or collaborates on. */
-export function listAccessibleRepos(env: Env, doer: UserRow, page: Paging) {
+export function listAccessibleRepos(env: Env, doer: Doer, page: Paging) {
   return repos.listRepos(env.db, {
-    viewerId: doer.id,
-    restricted: doer.isRestricted,
+    ...viewerFilter(env, doer),
+    seeAll: false,
     onlyAccessible: true,
-    visibleOwnerVisibilities: visibleOwnerKinds(env, doer),
     sort: "id",
     descending: false,
     ...page,
@@ -46,13 +59,10 @@ export function listAccessibleRepos(env: Env, doer: UserRow, page: Paging) {
 }
 
 /** GET /users/{u}/repos: the repositories `owner` owns that `viewer` may see. */
-export function listOwnerRepos(env: Env, viewer: UserRow | undefined, owner: UserRow, page: Paging) {
+export function listOwnerRepos(env: Env, viewer: Doer | undefined, owner: UserRow, page: Paging) {
   return repos.listRepos(env.db, {
+    ...viewerFilter(env, viewer),
     ownerId: owner.id,
-    viewerId: viewer?.id,
-    restricted: viewer?.isRestricted ?? false,
-    seeAll: viewer?.isAdmin ?? false,
-    visibleOwnerVisibilities: visibleOwnerKinds(env, viewer),
     sort: "id",
     descending: false,
     ...page,
@@ -72,18 +82,8 @@ export interface SearchInput extends Paging {
   fork?: boolean;
   sort: repos.RepoSort;
   descending: boolean;
-  /** A public-only token sees only public repositories. */
-  publicOnly?: boolean;
 }
 
-export function searchRepos(env: Env, viewer: UserRow | undefined, input: SearchInput) {
-  const anonymousView = input.publicOnly ? undefined : viewer;
-  return repos.listRepos(env.db, {
-    viewerId: anonymousView?.id,
-    restricted: anonymousView?.isRestricted ?? false,
-    seeAll: anonymousView?.isAdmin ?? false,
-    visibleOwnerVisibilities: visibleOwnerKinds(env, anonymousView),
-    ...input,
-    isPrivate: input.publicOnly ? false : input.isPrivate,
-  });
+export function searchRepos(env: Env, viewer: Doer | undefined, input: SearchInput) {
+  return repos.listRepos(env.db, { ...viewerFilter(env, viewer), ...input });
 }

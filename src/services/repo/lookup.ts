@@ -21,7 +21,8 @@ export class RepoMoved extends Error {
 
 /**
  * Finds `owner/name` for `doer`. A repository the doer may not see is reported exactly like one
- * that does not exist (404), so private names do not leak. A renamed or transferred repository
+ * that does not exist (404), so private names do not leak; one that only the doer's public-only
+ * token keeps out of reach answers Gitea's 403. A renamed or transferred repository
  * throws RepoMoved with its id, for the caller to redirect.
  */
 export function resolveRepo(env: Env, doer: UserRow | undefined, ownerName: string, repoName: string): RepoContext {
@@ -45,7 +46,7 @@ export function resolveRepo(env: Env, doer: UserRow | undefined, ownerName: stri
     throw new NotFound();
   }
   const perm = repoPermission(env, doer, repo, owner);
-  if (!perm.hasAccess()) throw new NotFound();
+  if (!perm.hasAccess()) throw perm.refusal();
   return { repo, owner, perm };
 }
 
@@ -54,7 +55,7 @@ export function resolveRepoById(env: Env, doer: UserRow | undefined, id: number)
   const owner = repo && users.getUserById(env.db, repo.ownerId);
   if (!repo || !owner) throw new NotFound();
   const perm = repoPermission(env, doer, repo, owner);
-  if (!perm.hasAccess()) throw new NotFound();
+  if (!perm.hasAccess()) throw perm.refusal();
   return { repo, owner, perm };
 }
 

@@ -6,15 +6,17 @@ import * as users from "../../models/user.ts";
 import { nowUnix } from "../../lib/time.ts";
 import { Forbidden, NotFound } from "../../lib/errors.ts";
 import { requireUser } from "../user/account.ts";
-import { canSeeUser } from "../user/profile.ts";
+import { requireViewableAccount } from "../user/profile.ts";
 import type { Paging } from "./list.ts";
+import { isPublicOnly, type Doer } from "../../auth/permission.ts";
 
 /**
- * The repositories a listing of `user`'s stars or watches may show. With `includePrivate` (the
- * user looking at their own list) it is what the user can access; otherwise what anyone can see.
+ * The repositories a listing of `user`'s stars or watches may show to `viewer`. The user looking at
+ * their own list sees what they can access (unless through a public-only token); anyone else what
+ * anyone can see.
  */
-export function listingView(user: UserRow, includePrivate: boolean): starModel.RepoView {
-  if (!includePrivate) return { seeAll: false, visibleOwnerVisibilities: [Visibility.Public] };
+export function listingView(user: UserRow, viewer: Doer): starModel.RepoView {
+  if (viewer.id !== user.id || isPublicOnly(viewer)) return { seeAll: false, visibleOwnerVisibilities: [Visibility.Public] };
   if (user.isAdmin) return { viewerId: user.id, seeAll: true, visibleOwnerVisibilities: [] };
   if (user.isRestricted) return { viewerId: user.id, seeAll: false, visibleOwnerVisibilities: [] };
   return { viewerId: user.id, seeAll: false, visibleOwnerVisibilities: [Visibility.Public, Visibility.Limited] };
@@ -42,20 +44,17 @@ export function listStargazers(env: Env, repo: RepoRow, page: Paging): { rows: U
  * The repositories `user` starred. Gitea reports the user's star counter as the total, whatever
  * the filter hides.
  */
-export function listStarredRepos(env: Env, user: UserRow, includePrivate: boolean, page: Paging): { rows: RepoRow[]; total: number } {
-  const { rows } = starModel.listStarredRepos(env.db, user.id, listingView(user, includePrivate), page.offset, page.limit);
+export function listStarredRepos(env: Env, user: UserRow, viewer: Doer, page: Paging): { rows: RepoRow[]; total: number } {
+  const { rows } = starModel.listStarredRepos(env.db, user.id, listingView(user, viewer), page.offset, page.limit);
   const fresh = users.getUserById(env.db, user.id);
   return { rows, total: fresh?.numStars ?? user.numStars };
 }
 
 /**
  * The `{username}` of /users/{username}/starred|subscriptions: Gitea's user assignment (404 for an
- * unknown user) and public-only token check, plus (unlike Gitea, whose route group lacks it) the
+ * unknown user) and public-only token check (403), plus (unlike Gitea, whose route group lacks it) the
  * profile-visibility check, so a private account's lists stay private.
  */
-export function userForListing(env: Env, viewer: UserRow | undefined, publicOnly: boolean, username: string): UserRow {
-  const user = requireUser(env, username);
-  if (!canSeeUser(user, viewer)) throw new NotFound("The target couldn't be found.");
-  if (publicOnly && user.visibility !== Visibility.Public) throw new Forbidden("token scope is limited to public users");
-  return user;
+export function userForListing(env: Env, viewer: UserRow | undefined, username: string): UserRow {
+  return requireViewableAccount(env, requireUser(env, username), viewer);
 }

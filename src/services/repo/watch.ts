@@ -5,6 +5,7 @@ import * as watchModel from "../../models/watch.ts";
 import { nowUnix } from "../../lib/time.ts";
 import type { Paging } from "./list.ts";
 import { listingView } from "./stars.ts";
+import type { Doer } from "../../auth/permission.ts";
 
 export function isWatching(env: Env, user: UserRow, repo: RepoRow): boolean {
   return watchModel.isWatching(env.db, user.id, repo.id);
@@ -31,6 +32,6 @@ export function listWatchers(env: Env, repo: RepoRow, page: Paging): { rows: Use
 }
 
 /** The repositories `user` watches (private ones only when `includePrivate`), with the filtered total. */
-export function listWatchedRepos(env: Env, user: UserRow, includePrivate: boolean, page: Paging) {
-  return watchModel.listWatchedRepos(env.db, user.id, listingView(user, includePrivate), page.offset, page.limit);
+export function listWatchedRepos(env: Env, user: UserRow, viewer: Doer, page: Paging) {
+  return watchModel.listWatchedRepos(env.db, user.id, listingView(user, viewer), page.offset, page.limit);
 }

@@ -1,7 +1,7 @@
 import type { Env } from "../env.ts";
 import { writeTx } from "../../db/client.ts";
 import { UserType, Visibility, type NewUserRow, type UserRow } from "../../db/schema/index.ts";
-import { canSeeOwner } from "../../auth/permission.ts";
+import { canSeeOwner, requireOwnerInReach, isPublicOnly, type Doer } from "../../auth/permission.ts";
 import * as users from "../../models/user.ts";
 import { NotFound } from "../../lib/errors.ts";
 import { nowUnix } from "../../lib/time.ts";
@@ -35,12 +35,22 @@ export function updateSettings(env: Env, user: UserRow, p: SettingsPatch): UserR
   return updated;
 }
 
-/** Whether `viewer` may see `user` at all (Gitea's individualPermsChecker). */
-export function canSeeUser(user: UserRow, viewer: UserRow | undefined): boolean {
+/** Whether `viewer` may see `user` at all (Gitea's individualPermsChecker); a public-only token sees public users only. */
+export function canSeeUser(user: UserRow, viewer: Doer | undefined): boolean {
   if (user.visibility === Visibility.Public) return true;
-  if (!viewer) return false;
+  if (!viewer || isPublicOnly(viewer)) return false;
   if (viewer.isAdmin || viewer.id === user.id) return true;
   return user.visibility === Visibility.Limited;
+}
+
+/**
+ * A user or organization named by a route, as `viewer` may see it: Gitea's 403 when only a
+ * public-only token keeps it out of reach, else 404 when hidden.
+ */
+export function requireViewableAccount(env: Env, account: UserRow, viewer: Doer | undefined): UserRow {
+  requireOwnerInReach(env, account, viewer);
+  if (!canViewAccount(env, account, viewer)) throw new NotFound("The target couldn't be found.");
+  return account;
 }
 
 /** Whether `viewer` may see a user or organization profile: organizations by their own rules (members for private ones). */
@@ -54,8 +64,6 @@ export interface SearchInput {
   uid: number;
   offset: number;
   limit: number;
-  /** A public-only token narrows results to public users. */
-  publicOnly: boolean;
 }
 
 /** The ghost and actions users: never stored, returned by search for uid -1 / -2 as Gitea does. */
@@ -115,11 +123,12 @@ export function systemUser(id: number): UserRow | undefined {
 }
 
 /** GET /users/search: Gitea's visibility rules; system users by their negative uid. */
-export function searchUsers(env: Env, viewer: UserRow | undefined, input: SearchInput): { rows: UserRow[]; total: number } {
+export function searchUsers(env: Env, viewer: Doer | undefined, input: SearchInput): { rows: UserRow[]; total: number } {
   const system = systemUser(input.uid);
   if (system) return { rows: [system], total: 1 };
+  const publicOnly = isPublicOnly(viewer);
   let visibleIn: number[] | undefined;
-  if (input.publicOnly || !viewer) visibleIn = [Visibility.Public];
+  if (publicOnly || !viewer) visibleIn = [Visibility.Public];
   else if (!viewer.isAdmin) visibleIn = [Visibility.Public, Visibility.Limited];
   const result = users.listUsers(env.db, {
     type: UserType.Individual,
@@ -128,7 +137,7 @@ export function searchUsers(env: Env, viewer: UserRow | undefined, input: Search
     emailVisibleTo: viewer?.isAdmin ? "all" : viewer ? { selfId: viewer.id } : "public",
     id: input.uid > 0 ? input.uid : undefined,
     visibleIn,
-    alsoId: viewer && !viewer.isAdmin && !input.publicOnly ? viewer.id : undefined,
+    alsoId: viewer && !viewer.isAdmin && !publicOnly ? viewer.id : undefined,
     orderBy: "name",
     offset: input.offset,
     limit: input.limit,

@@ -43,7 +43,7 @@ function pair(ctx: Ctx, checkArchived: boolean): { path: IssueInRepo; other: Iss
   if (checkArchived) requireNotArchived(rc);
   const path = issueFromPath(env, rc, params.index);
   const ref = { owner: ctx.body.owner ?? "", repo: ctx.body.repo ?? "", index: ctx.body.index ?? 0 };
-  const other = issueOfRef(env, principal.user, rc, ref, principal.scope?.publicOnly ?? false);
+  const other = issueOfRef(env, principal.user, rc, ref);
   return { path, other };
 }
 
@@ -67,7 +67,7 @@ export const dependencyOperations: AnyOperation[] = [
       const rc = repoFromPath(env, principal, ctx.url, ctx.params);
       requireTrackerReader(rc);
       const ic = issueFromPath(env, rc, ctx.params.index);
-      const blockers = listBlockers(env, principal?.user, ic, ctx.page(), principal?.scope?.publicOnly ?? false);
+      const blockers = listBlockers(env, principal?.user, ic, ctx.page());
       return blockers.map((b) => toAPIBlocker(env.settings, b, principal?.user));
     },
   }),
@@ -119,7 +119,7 @@ export const dependencyOperations: AnyOperation[] = [
       const rc = repoFromPath(env, principal, ctx.url, ctx.params);
       requireTrackerReader(rc);
       const ic = issueFromPath(env, rc, ctx.params.index);
-      const views = listBlocked(env, principal?.user, ic, ctx.page(), principal?.scope?.publicOnly ?? false);
+      const views = listBlocked(env, principal?.user, ic, ctx.page());
       return views.map((view) => toAPIIssue(env.settings, view, principal?.user));
     },
   }),

@@ -74,7 +74,7 @@ function readQuery(url: URL, repoId?: number): ThreadQuery {
 const threadId = (id: string) => (/^\d{1,15}$/.test(id) ? Number(id) : 0);
 
 function viewerOf(principal: Principal): Viewer {
-  return { user: principal.user, publicOnly: principal.scope?.publicOnly ?? false };
+  return { user: principal.user };
 }
 
 /** Threads as JSON, each repository rendered once and without `permissions`, as Gitea does. */

@@ -76,7 +76,6 @@ export const issueSearchOperations: AnyOperation[] = [
           offset: page.offset,
           limit: page.limit,
         },
-        principal?.scope?.publicOnly ?? false,
       );
       return ctx.list(views.map((view) => toAPIIssue(env.settings, view, principal?.user)), total, page);
     },

@@ -31,7 +31,7 @@ export const timelineOperations: AnyOperation[] = [
       const ic = issueFromPath(env, rc, ctx.params.index);
       // Gitea pages only when `page` is given; without it the whole timeline comes back.
       const page = query.page !== undefined && Number(query.page) >= 1 ? ctx.page() : undefined;
-      const views = issueTimeline(env, principal?.user, ic, { sinceUnix, beforeUnix, page }, principal?.scope?.publicOnly ?? false);
+      const views = issueTimeline(env, principal?.user, ic, { sinceUnix, beforeUnix, page });
       // Gitea counts the entries of this answer (not of the whole timeline); it sends `null` for none, we `[]`.
       return new Reply(
         200,

@@ -45,7 +45,6 @@ function timesReply(env: Env, views: TrackedTimeView[], principal: Principal | u
   return new Reply(200, items, total === undefined ? {} : totalHeaders(total));
 }
 
-const publicOnly = (principal: Principal | undefined) => principal?.scope?.publicOnly ?? false;
 
 /** Gitea's `since`/`before` for tracked times: RFC 3339, else 422. */
 function window(q: { since?: string; before?: string }) {
@@ -72,7 +71,7 @@ export const timeOperations: AnyOperation[] = [
       if (!timeTrackerEnabled(rc.repo)) throw new NotFound("Timetracker is disabled");
       const ic = issueFromPath(env, rc, params.index);
       const q = { user: query.user?.trim() || undefined, ...window(query) };
-      const { views, total } = listIssueTimes(env, principal.user, ic, q, ctx.page(), publicOnly(principal));
+      const { views, total } = listIssueTimes(env, principal.user, ic, q, ctx.page());
       return timesReply(env, views, principal, total);
     },
   }),
@@ -95,7 +94,6 @@ export const timeOperations: AnyOperation[] = [
         doer,
         ic,
         { time: body.time, createdUnix: created, userName: body.user_name ?? undefined },
-        publicOnly(ctx.principal),
       );
       return toAPITrackedTime(ctx.env.settings, view, doer);
     },
@@ -197,7 +195,6 @@ export const timeOperations: AnyOperation[] = [
         rc,
         { user: query.user?.trim() || undefined, ...window(query) },
         ctx.page(),
-        publicOnly(principal),
       );
       return timesReply(env, views, principal, total);
     },
@@ -216,7 +213,7 @@ export const timeOperations: AnyOperation[] = [
       if (!rc.perm.canRead("issues")) throw new NotFound();
       requireToken(principal);
       // Gitea answers every entry at once, without a count.
-      return timesReply(env, listUserTimesInRepo(env, principal.user, rc, params.user, publicOnly(principal)), principal);
+      return timesReply(env, listUserTimesInRepo(env, principal.user, rc, params.user), principal);
     },
   }),
   operation({
@@ -230,7 +227,7 @@ export const timeOperations: AnyOperation[] = [
     responses: { 200: v.array(TrackedTime) },
     handler: (ctx) => {
       const { env, principal, query } = ctx;
-      const { views, total } = listMyTimes(env, principal!.user, window(query), ctx.page(), publicOnly(principal));
+      const { views, total } = listMyTimes(env, principal!.user, window(query), ctx.page());
       return timesReply(env, views, principal, total);
     },
   }),
@@ -244,7 +241,7 @@ export const timeOperations: AnyOperation[] = [
     query: PageQuery,
     responses: { 200: v.array(StopWatch) },
     handler: (ctx) => {
-      const { views, total } = myStopwatches(ctx.env, ctx.principal!.user, ctx.page(), publicOnly(ctx.principal));
+      const { views, total } = myStopwatches(ctx.env, ctx.principal!.user, ctx.page());
       return new Reply(200, views.map(toAPIStopWatch), totalHeaders(total));
     },
   }),

@@ -1,24 +1,19 @@
 import type { Principal } from "../../../../auth/principal.ts";
 import type { UserRow } from "../../../../db/schema/index.ts";
 import type { Env } from "../../../../services/env.ts";
-import { Visibility } from "../../../../services/user/visibility.ts";
+import { requireOwnerInReach } from "../../../../auth/permission.ts";
 import { canSeeOrg, requireOrg, requireOrgMember, requireOrgOwner } from "../../../../services/org/lookup.ts";
-import { Forbidden, NotFound } from "../../../../lib/errors.ts";
-
-/** Gitea's checkTokenPublicOnly for organization routes. */
-function checkPublicOnly(principal: Principal | undefined, org: UserRow): void {
-  if (principal?.scope?.publicOnly && org.visibility !== Visibility.Public) {
-    throw new Forbidden("token scope is limited to public orgs");
-  }
-}
+import { NotFound } from "../../../../lib/errors.ts";
 
 /** The `{org}` of a route, resolved as Gitea's orgAssignment does, with the guard the route needs. */
 export const orgFromPath = {
-  checkPublicOnly,
-  /** Any caller: the organization exists (visibility is the handler's business, as in Gitea). */
+  /**
+   * Any caller: the organization exists (visibility is the handler's business, as in Gitea) and is
+   * within a public-only token's reach (Gitea's checkTokenPublicOnly: 403 "... public orgs").
+   */
   get(env: Env, principal: Principal | undefined, name: string): UserRow {
     const org = requireOrg(env, name);
-    checkPublicOnly(principal, org);
+    requireOwnerInReach(env, org, principal?.user);
     return org;
   },
   /** reqOrgOwnership; an organization the caller may not even see is a 404, so private ones do not leak. */

@@ -25,11 +25,12 @@ import {
   userOrgPermissions,
   type OrgFields,
 } from "../../../../services/org/org.ts";
-import { requireOrg, requireVisibleOrg } from "../../../../services/org/lookup.ts";
+import { requireOrg } from "../../../../services/org/lookup.ts";
 import { requireAccount, requireUser } from "../../../../services/user/account.ts";
 import { deleteAvatar, setAvatar } from "../../../../services/user/avatar.ts";
 import { Invalid, NotFound } from "../../../../lib/errors.ts";
 import { orgFromPath } from "./context.ts";
+import { requireOwnerInReach } from "../../../../auth/permission.ts";
 
 type OrgBody = v.InferOutput<typeof EditOrgOption>;
 
@@ -73,7 +74,7 @@ export const orgOperations: AnyOperation[] = [
     responses: { 200: v.array(Organization) },
     handler: (ctx) => {
       const page = ctx.page();
-      const { rows, total } = listOrgs(ctx.env, ctx.principal?.user, page, ctx.principal?.scope?.publicOnly ?? false);
+      const { rows, total } = listOrgs(ctx.env, ctx.principal?.user, page);
       return ctx.list(rows.map((o) => toAPIOrganization(ctx.env.settings, o)), total, page);
     },
   }),
@@ -87,8 +88,7 @@ export const orgOperations: AnyOperation[] = [
     params: OrgParams,
     responses: { 200: Organization },
     handler: ({ env, principal, params }) => {
-      const org = requireVisibleOrg(env, principal?.user, params.org);
-      orgFromPath.checkPublicOnly(principal, org);
+      const org = orgFromPath.visible(env, principal, params.org);
       // The organization's email is for signed-in viewers only.
       return toAPIOrganization(env.settings, org, principal === undefined);
     },
@@ -195,7 +195,7 @@ export const orgOperations: AnyOperation[] = [
     responses: { 200: v.array(Organization) },
     handler: (ctx) => {
       const page = ctx.page();
-      const { rows, total } = listMyOrgs(ctx.env, ctx.principal!.user, page, ctx.principal!.scope?.publicOnly ?? false);
+      const { rows, total } = listMyOrgs(ctx.env, ctx.principal!.user, page);
       return ctx.list(rows.map((o) => toAPIOrganization(ctx.env.settings, o)), total, page);
     },
   }),
@@ -211,9 +211,9 @@ export const orgOperations: AnyOperation[] = [
     responses: { 200: v.array(Organization) },
     handler: (ctx) => {
       const user = requireUser(ctx.env, ctx.params.username);
+      requireOwnerInReach(ctx.env, user, ctx.principal!.user);
       const page = ctx.page();
-      const publicOnly = ctx.principal!.scope?.publicOnly ?? false;
-      const { rows, total } = listUserOrgs(ctx.env, ctx.principal!.user, user, page, publicOnly);
+      const { rows, total } = listUserOrgs(ctx.env, ctx.principal!.user, user, page);
       return ctx.list(rows.map((o) => toAPIOrganization(ctx.env.settings, o)), total, page);
     },
   }),

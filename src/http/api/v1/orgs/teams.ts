@@ -35,6 +35,7 @@ import type { Principal } from "../../../../auth/principal.ts";
 import type { TeamRow, UserRow } from "../../../../db/schema/index.ts";
 import { totalHeaders } from "../repos/collaborators.ts";
 import { orgFromPath } from "./context.ts";
+import { requireOwnerInReach } from "../../../../auth/permission.ts";
 
 const TeamParams = v.object({ id: v.string() });
 const TeamUserParams = v.object({ ...TeamParams.entries, username: v.string() });
@@ -67,7 +68,7 @@ function teamFromPath(env: Env, principal: Principal | undefined, id: string) {
   // Gitea parses the id leniently: anything but a number finds no team.
   if (!/^\d{1,15}$/.test(id)) throw new NotFound();
   const found = teamForMember(env, principal!.user, Number(id));
-  orgFromPath.checkPublicOnly(principal, found.org);
+  requireOwnerInReach(env, found.org, principal?.user);
   return found;
 }
 

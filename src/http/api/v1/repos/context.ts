@@ -1,7 +1,7 @@
 import type { Principal } from "../../../../auth/principal.ts";
 import type { Env } from "../../../../services/env.ts";
 import { RepoMoved, resolveRepo, resolveRepoById, repoTopics, type RepoContext } from "../../../../services/repo/lookup.ts";
-import { Forbidden, NotFound, Redirect } from "../../../../lib/errors.ts";
+import { NotFound, Redirect } from "../../../../lib/errors.ts";
 import { requireCodeReader } from "../../../../auth/permission.ts";
 import { toAPIRepo } from "../../../../convert/repo.ts";
 import { pendingTransferOf } from "../../../../services/repo/transfer.ts";
@@ -9,7 +9,7 @@ import { pendingTransferOf } from "../../../../services/repo/transfer.ts";
 /**
  * The repository named by `{owner}/{repo}` in the path, as the doer may see it: 404 when it
  * does not exist or is not visible, 307 to its new name when it was renamed or transferred,
- * 403 for a public-only token on a private repository.
+ * 403 for a public-only token on a repository out of its reach (the lookup decides all three).
  */
 export function repoFromPath(
   env: Env,
@@ -30,7 +30,6 @@ export function repoFromPath(
     }
     throw err;
   }
-  if (principal?.scope?.publicOnly && rc.repo.isPrivate) throw new Forbidden("token scope is limited to public repos");
   return rc;
 }
 

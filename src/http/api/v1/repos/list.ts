@@ -6,10 +6,9 @@ import { toAPIRepo } from "../../../../convert/repo.ts";
 import { listAccessibleRepos, listOwnerRepos, searchRepos, withContext } from "../../../../services/repo/list.ts";
 import { topicsOfRepos } from "../../../../services/repo/topics.ts";
 import { requireAccount } from "../../../../services/user/account.ts";
-import { requireVisibleOrg } from "../../../../services/org/lookup.ts";
 import { OrgParams } from "../../../schemas/org.ts";
 import { orgFromPath } from "../orgs/context.ts";
-import { canViewAccount } from "../../../../services/user/profile.ts";
+import { requireViewableAccount } from "../../../../services/user/profile.ts";
 import { Invalid, NotFound } from "../../../../lib/errors.ts";
 import type { RepoRow, UserRow } from "../../../../db/schema/index.ts";
 import type { Env } from "../../../../services/env.ts";
@@ -62,8 +61,7 @@ export const repoListOperations = [
     responses: { 200: v.array(Repository) },
     handler: (ctx) => {
       const viewer = ctx.principal?.user;
-      const owner = requireAccount(ctx.env, ctx.params.username);
-      if (!canViewAccount(ctx.env, owner, viewer)) throw new NotFound("The target couldn't be found.");
+      const owner = requireViewableAccount(ctx.env, requireAccount(ctx.env, ctx.params.username), viewer);
       const page = ctx.page();
       const { rows, total } = listOwnerRepos(ctx.env, viewer, owner, page);
       return ctx.list(render(ctx.env, viewer, rows), total, page);
@@ -81,8 +79,7 @@ export const repoListOperations = [
     responses: { 200: v.array(Repository) },
     handler: (ctx) => {
       const viewer = ctx.principal?.user;
-      const org = requireVisibleOrg(ctx.env, viewer, ctx.params.org);
-      orgFromPath.checkPublicOnly(ctx.principal, org);
+      const org = orgFromPath.visible(ctx.env, ctx.principal, ctx.params.org);
       const page = ctx.page();
       const { rows, total } = listOwnerRepos(ctx.env, viewer, org, page);
       return ctx.list(render(ctx.env, viewer, rows), total, page);
@@ -148,7 +145,6 @@ export const repoListOperations = [
               fork,
               sort,
               descending: order === "desc",
-              publicOnly: principal?.scope?.publicOnly ?? false,
               offset: page.offset,
               limit: page.limit,
             });

@@ -13,6 +13,7 @@ import type { Env } from "../../../../services/env.ts";
 import type { Principal } from "../../../../auth/principal.ts";
 import type { UserRow } from "../../../../db/schema/index.ts";
 import { repoFromPath, repoJson } from "./context.ts";
+import { requireRepoStaysInReach } from "../../../../auth/permission.ts";
 
 type CreateBody = v.InferOutput<typeof CreateRepoOption>;
 
@@ -106,6 +107,7 @@ export const repoOperations = [
     handler: async ({ env, principal, params, body, url }) => {
       const rc = repoFromPath(env, principal, url, params);
       requireRepoAdmin(principal, rc.perm.isAdmin());
+      requireRepoStaysInReach(principal?.user, { isPrivate: body.private ?? rc.repo.isPrivate }, rc.owner);
       await editRepo(env, rc, body);
       return repoJson(env, resolveRepoById(env, principal!.user, rc.repo.id), principal);
     },

@@ -30,7 +30,7 @@ export function reposAsSeenBy(env: Env, user: UserRow, rows: RepoRow[]) {
 
 /** The `{username}` of /users/{username}/starred|subscriptions (see userForListing). */
 export function listedUser(env: Env, principal: Principal | undefined, username: string): UserRow {
-  return userForListing(env, principal?.user, principal?.scope?.publicOnly ?? false, username);
+  return userForListing(env, principal?.user, username);
 }
 
 export const starOperations: AnyOperation[] = [
@@ -61,8 +61,7 @@ export const starOperations: AnyOperation[] = [
     responses: { 200: v.array(Repository) },
     handler: (ctx) => {
       const doer = ctx.principal!.user;
-      const publicOnly = ctx.principal!.scope?.publicOnly ?? false;
-      const { rows, total } = listStarredRepos(ctx.env, doer, !publicOnly, ctx.page());
+      const { rows, total } = listStarredRepos(ctx.env, doer, doer, ctx.page());
       return totalOnly(reposAsSeenBy(ctx.env, doer, rows), total);
     },
   }),
@@ -123,9 +122,7 @@ export const starOperations: AnyOperation[] = [
     responses: { 200: v.array(Repository) },
     handler: (ctx) => {
       const user = listedUser(ctx.env, ctx.principal, ctx.params.username);
-      const doer = ctx.principal!.user;
-      const own = user.id === doer.id && !ctx.principal!.scope?.publicOnly;
-      const { rows, total } = listStarredRepos(ctx.env, user, own, ctx.page());
+      const { rows, total } = listStarredRepos(ctx.env, user, ctx.principal!.user, ctx.page());
       return totalOnly(reposAsSeenBy(ctx.env, user, rows), total);
     },
   }),

@@ -104,8 +104,7 @@ export const watchOperations: AnyOperation[] = [
     responses: { 200: v.array(Repository) },
     handler: (ctx) => {
       const doer = ctx.principal!.user;
-      const publicOnly = ctx.principal!.scope?.publicOnly ?? false;
-      const { rows, total } = listWatchedRepos(ctx.env, doer, !publicOnly, ctx.page());
+      const { rows, total } = listWatchedRepos(ctx.env, doer, doer, ctx.page());
       return totalOnly(reposAsSeenBy(ctx.env, doer, rows), total);
     },
   }),
@@ -121,9 +120,7 @@ export const watchOperations: AnyOperation[] = [
     responses: { 200: v.array(Repository) },
     handler: (ctx) => {
       const user = listedUser(ctx.env, ctx.principal, ctx.params.username);
-      const doer = ctx.principal!.user;
-      const own = user.id === doer.id && !ctx.principal!.scope?.publicOnly;
-      const { rows, total } = listWatchedRepos(ctx.env, user, own, ctx.page());
+      const { rows, total } = listWatchedRepos(ctx.env, user, ctx.principal!.user, ctx.page());
       return totalOnly(reposAsSeenBy(ctx.env, user, rows), total);
     },
   }),

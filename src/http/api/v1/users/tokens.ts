@@ -4,7 +4,7 @@ import { AccessToken, CreateAccessTokenOption } from "../../../schemas/user.ts";
 import { PageQuery, UsernameParams } from "../../../schemas/common.ts";
 import { toAPIAccessToken } from "../../../../convert/token.ts";
 import { requireUser } from "../../../../services/user/account.ts";
-import { canSeeUser } from "../../../../services/user/profile.ts";
+import { requireViewableAccount } from "../../../../services/user/profile.ts";
 import { createToken, deleteToken, listTokens } from "../../../../services/user/tokens.ts";
 import { NotFound } from "../../../../lib/errors.ts";
 import { requireBasicAuth, requireSelfOrAdmin } from "../../../guards.ts";
@@ -16,8 +16,7 @@ const access = { scope: "user", signIn: false } as const;
 
 /** The token owner named in the path, with Gitea's checks in Gitea's order. */
 function tokenOwner(env: Env, principal: Principal | undefined, username: string) {
-  const owner = requireUser(env, username);
-  if (!canSeeUser(owner, principal?.user)) throw new NotFound("The target couldn't be found.");
+  const owner = requireViewableAccount(env, requireUser(env, username), principal?.user);
   requireSelfOrAdmin(principal, owner);
   requireBasicAuth(principal);
   return owner;

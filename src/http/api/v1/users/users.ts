@@ -4,9 +4,7 @@ import { User, UserSearchResult } from "../../../schemas/user.ts";
 import { intQuery, PageQuery, UsernameParams } from "../../../schemas/common.ts";
 import { toAPIUser } from "../../../../convert/user.ts";
 import { requireAccount } from "../../../../services/user/account.ts";
-import { canViewAccount, searchUsers } from "../../../../services/user/profile.ts";
-import { Forbidden, NotFound } from "../../../../lib/errors.ts";
-import { Visibility } from "../../../../services/user/visibility.ts";
+import { requireViewableAccount, searchUsers } from "../../../../services/user/profile.ts";
 import { Reply } from "../../../route.ts";
 
 export const usersOperations = [
@@ -28,7 +26,6 @@ export const usersOperations = [
         uid,
         offset: page.offset,
         limit: page.limit,
-        publicOnly: principal?.scope?.publicOnly ?? false,
       });
       const data = rows.map((u) => toAPIUser(env.settings, u, principal?.user));
       const listed = ctx.list(data, total, page);
@@ -45,11 +42,7 @@ export const usersOperations = [
     params: UsernameParams,
     responses: { 200: User },
     handler: ({ env, principal, params }) => {
-      const user = requireAccount(env, params.username);
-      if (!canViewAccount(env, user, principal?.user)) throw new NotFound("The target couldn't be found.");
-      if (principal?.scope?.publicOnly && user.visibility !== Visibility.Public) {
-        throw new Forbidden("token scope is limited to public users");
-      }
+      const user = requireViewableAccount(env, requireAccount(env, params.username), principal?.user);
       return toAPIUser(env.settings, user, principal?.user);
     },
   }),
