@@ -205,7 +205,7 @@ describe("POST /repos/{owner}/{repo}/transfer", () => {
     expect(existsSync(dirOf(t, "alice", "t1"))).toBe(false);
 
     const old = await t.request("GET", "/api/v1/repos/alice/t1/topics?x=1", { token: bobToken });
-    expect(old.status).toBe(307);
+    expect(old.status).toBe(301);
     expect(old.headers.get("Location")).toBe("/api/v1/repos/bob/t1/topics?x=1");
     // the new owner administers it; the old owner lost access to nothing public but admin
     expect((await t.json("GET", "/api/v1/repos/bob/t1", { token: bobToken })).body.permissions.admin).toBe(true);

@@ -197,8 +197,9 @@ describe("edit", () => {
     expect(r.body.full_name).toBe("alice/newname");
     expect(existsSync(repoPath(t.settings.repository.root, "alice", "newname"))).toBe(true);
     expect(existsSync(repoPath(t.settings.repository.root, "alice", "oldname"))).toBe(false);
+    // Gitea's RedirectToRepo: permanent, so git clients and API clients alike follow it.
     const moved = await t.request("GET", "/api/v1/repos/alice/oldname?x=1");
-    expect(moved.status).toBe(307);
+    expect(moved.status).toBe(301);
     expect(moved.headers.get("location")).toBe("/api/v1/repos/alice/newname?x=1");
     const clash = await t.json("PATCH", "/api/v1/repos/alice/newname", { token: aliceToken, body: { name: "plain" } });
     expect(clash.status).toBe(422);
