@@ -49,6 +49,14 @@ describe("create", () => {
     expect(r.body.default_branch).toBe("dev");
   });
 
+  test("auto_init's README is Gitea's Default template, expanded and nothing added", async () => {
+    const raw = async (name: string) => (await t.request("GET", `/api/v1/repos/alice/${name}/raw/README.md`, { token: aliceToken })).text();
+    expect((await create({ name: "Described", auto_init: true, description: "What it does" })).status).toBe(201);
+    expect(await raw("Described")).toBe("# Described\n\nWhat it does");
+    expect((await create({ name: "Bare", auto_init: true })).status).toBe(201);
+    expect(await raw("Bare")).toBe("# Bare\n\n");
+  });
+
   test("names, templates and options are validated as Gitea does", async () => {
     const cases: [unknown, number, string][] = [
       [{}, 422, "[Name]: Required"],
