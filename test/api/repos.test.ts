@@ -130,6 +130,25 @@ describe("read, visibility and listing", () => {
     expect((await t.json("GET", "/api/v1/repositories/abc", { token: bobToken })).status).toBe(404);
   });
 
+  test("/repos/search?private=false lists only public repositories of public owners, as Gitea", async () => {
+    for (const [org, visibility] of [["srchlim", "limited"], ["srchpriv", "private"]]) {
+      expect((await t.json("POST", "/api/v1/orgs", { token: aliceToken, body: { username: org, visibility } })).status).toBe(201);
+      expect((await t.json("POST", `/api/v1/orgs/${org}/repos`, { token: aliceToken, body: { name: "srch-org" } })).status).toBe(201);
+    }
+    expect((await create({ name: "srch-pub" })).status).toBe(201);
+    expect((await create({ name: "srch-mine", private: true })).status).toBe(201);
+    const names = async (query: string) => {
+      const r = await t.json("GET", `/api/v1/repos/search?q=srch-${query}`, { token: aliceToken });
+      return r.body.data.map((x: { full_name: string }) => x.full_name).sort();
+    };
+    const everything = ["alice/srch-mine", "alice/srch-pub", "srchlim/srch-org", "srchpriv/srch-org"];
+    expect(await names("")).toEqual(everything);
+    expect(await names("&private=true")).toEqual(everything);
+    expect(await names("&private=false")).toEqual(["alice/srch-pub"]);
+    // Gitea's FormBool: a value it cannot parse is false.
+    expect(await names("&private=maybe")).toEqual(["alice/srch-pub"]);
+  });
+
   test("/user/repos, /users/{u}/repos and /repos/search apply the same rules", async () => {
     const mine = await t.json("GET", "/api/v1/user/repos", { token: aliceToken });
     expect(mine.body.map((r: { name: string }) => r.name)).toContain("hidden");

@@ -74,10 +74,15 @@ export interface SearchInput extends Paging {
   descending: boolean;
   /** A public-only token sees only public repositories. */
   publicOnly?: boolean;
+  /**
+   * Gitea's SearchRepoOptions.Private false (`private=false`, or nobody signed in): only public
+   * repositories of public owners, as an anonymous caller sees them, even for their owner.
+   */
+  onlyPublic?: boolean;
 }
 
 export function searchRepos(env: Env, viewer: UserRow | undefined, input: SearchInput) {
-  const anonymousView = input.publicOnly ? undefined : viewer;
+  const anonymousView = input.publicOnly || input.onlyPublic ? undefined : viewer;
   return repos.listRepos(env.db, {
     viewerId: anonymousView?.id,
     restricted: anonymousView?.isRestricted ?? false,
