@@ -59,3 +59,8 @@ export function userForListing(env: Env, viewer: UserRow | undefined, publicOnly
   if (publicOnly && user.visibility !== Visibility.Public) throw new Forbidden("token scope is limited to public users");
   return user;
 }
+
+/** Gitea's reqStarsEnabled: with `[repository] DISABLE_STARS` every star endpoint is a 403. */
+export function requireStarsEnabled(env: Env): void {
+  if (env.settings.repository.disableStars) throw new Forbidden("stars disabled by administrator");
+}
