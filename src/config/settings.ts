@@ -42,6 +42,8 @@ export interface Settings {
     /** Repositories a user may own; -1 means no limit. */
     maxCreationLimit: number;
     allowForkWithoutMaximumLimit: boolean;
+    /** `DISABLE_STARS`: no starring; the star endpoints answer 403. */
+    disableStars: boolean;
     /** `[repository.release] ALLOWED_TYPES`: what release assets may be; empty allows everything. */
     releaseAllowedTypes: string;
   };
@@ -201,6 +203,7 @@ export function buildSettings(raw: RawConfig, inputs: SettingsInputs): { setting
       defaultBranch: r.string("repository", "DEFAULT_BRANCH", "main"),
       maxCreationLimit: r.int("repository", "MAX_CREATION_LIMIT", -1, { min: -1 }),
       allowForkWithoutMaximumLimit: r.bool("repository", "ALLOW_FORK_WITHOUT_MAXIMUM_LIMIT", true),
+      disableStars: r.bool("repository", "DISABLE_STARS", false),
       releaseAllowedTypes: r.string("repository.release", "ALLOWED_TYPES", ""),
     },
     security: {

@@ -1,5 +1,6 @@
 import type { Settings } from "../config/settings.ts";
 import type { RepoRow, UserRow } from "../db/schema/index.ts";
+import { visibilityName } from "../services/user/visibility.ts";
 import type { RepoPermission } from "../auth/permission.ts";
 import { toRFC3339 } from "../lib/time.ts";
 import { toAPIUser, toAPIUserWithAccess, type APIUser } from "./user.ts";
@@ -112,7 +113,8 @@ export function toAPIRepo(settings: Settings, view: RepoView) {
     default_allow_maintainer_edit: repo.defaultAllowMaintainerEdit,
     // Gitea's AvatarLink with the default fallback ("none"): empty until one is uploaded.
     avatar_url: repo.avatar ? `${settings.server.rootUrl}repo-avatars/${encodeURIComponent(repo.avatar)}` : "",
-    internal: false,
+    // Gitea: a public repository whose owner is private is "internal" (visible to the owner's members only).
+    internal: !repo.isPrivate && visibilityName(owner.visibility) === "private",
     mirror_interval: "",
     object_format_name: repo.objectFormat,
     mirror_updated: GO_ZERO_TIME,

@@ -79,7 +79,9 @@ export async function handleGit(
   if (decision.kind === "redirect") {
     const suffix = target.repo.toLowerCase().endsWith(".git") ? ".git" : "";
     const location = `/${encodeURIComponent(decision.owner)}/${encodeURIComponent(decision.name)}${suffix}/${target.action}${url.search}`;
-    return new Response(null, { status: 301, headers: { Location: location } });
+    // Gitea: RedirectToRepo answers 301 (git follows only a permanent redirect by default), while a
+    // renamed owner goes through RedirectToUser's 307 as on every other page.
+    return new Response(null, { status: decision.permanent ? 301 : 307, headers: { Location: location } });
   }
   if (decision.kind === "challenge") return challenge(env);
   if (decision.kind === "denied") return text(decision.status, `${decision.message}\n`);

@@ -23,7 +23,7 @@ export function errorResponse(
   principal?: Principal,
 ): Response {
   if (err instanceof Redirect) {
-    return new Response(null, { status: 307, headers: { ...headers, Location: err.location } });
+    return new Response(null, { status: err.status, headers: { ...headers, Location: err.location } });
   }
   if (err instanceof HearthError) {
     const extra: Record<string, string> =

@@ -67,10 +67,17 @@ export class TooManyRequests extends HearthError {
   }
 }
 
-/** 307 to where a renamed or transferred resource now lives, as Gitea redirects. */
+/**
+ * To where a renamed or transferred resource now lives, as Gitea redirects: 307 for a renamed
+ * account (RedirectToUser), 301 for a renamed or transferred repository (RedirectToRepo, which git
+ * clients only follow when it is permanent).
+ */
 export class Redirect extends HearthError {
-  constructor(readonly location: string) {
-    super(307, "moved");
+  constructor(
+    readonly location: string,
+    status: 301 | 307 = 307,
+  ) {
+    super(status, "moved");
   }
 }
 

@@ -12,21 +12,23 @@ export function apiSettings(env: Env) {
   };
 }
 
+/** Gitea's GetGeneralAttachmentSettings: `max_size` is `[attachment] MAX_SIZE` as configured, in MB. */
 export function attachmentSettings(env: Env) {
   const a = env.settings.attachment;
-  return { enabled: a.enabled, allowed_types: a.allowedTypes, max_size: a.maxSize * 1024 * 1024, max_files: a.maxFiles };
+  return { enabled: a.enabled, allowed_types: a.allowedTypes, max_size: a.maxSize, max_files: a.maxFiles };
 }
 
 /**
- * Features hearth has not built yet are reported disabled, so clients do not offer them:
- * mirrors, migrations, stars, time tracking and LFS arrive with their own issues.
+ * Gitea's GetGeneralRepoSettings: mirrors as `[mirror] ENABLED` says (push mirrors are hearth's
+ * mirrors), stars as `[repository] DISABLE_STARS`. Features hearth has not built yet are reported
+ * disabled, so clients do not offer them: migrations, time tracking and LFS.
  */
 export function repoSettings(env: Env) {
   return {
-    mirrors_disabled: true,
+    mirrors_disabled: !env.settings.mirror.enabled,
     http_git_disabled: env.settings.repository.disableHttpGit,
     migrations_disabled: true,
-    stars_disabled: true,
+    stars_disabled: env.settings.repository.disableStars,
     time_tracking_disabled: true,
     lfs_disabled: true,
   };

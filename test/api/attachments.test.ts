@@ -210,7 +210,7 @@ describe("download", () => {
     expect(r.headers.get("content-type")).toBe("image/png");
     expect(r.headers.get("x-content-type-options")).toBe("nosniff");
     expect(r.headers.get("content-security-policy")).toContain("sandbox");
-    expect(r.headers.get("content-disposition")).toBe("inline; filename=exact.png");
+    expect(r.headers.get("content-disposition")).toBe(`inline; filename="exact.png"; filename*=UTF-8''exact.png`);
     await download(t, a.browser_download_url);
     expect((await ok(t, "GET", `${base}/2/assets/${a.id}`, undefined)).download_count).toBe(2);
     const cached = await download(t, a.browser_download_url, { headers: { "If-None-Match": `"${a.uuid}"` } });

@@ -124,6 +124,11 @@ describe("validation, with Gitea's messages", () => {
     ["bad is_system_webhook", { type: "gitea", config: { url: URL_A, content_type: "json", is_system_webhook: "maybe" } }, 422, "Invalid is_system_webhook value"],
     ["slack without channel", { type: "slack", config: { url: URL_A, content_type: "json" } }, 422, "Missing config option: channel"],
     ["slack with a lone #", { type: "slack", config: { url: URL_A, content_type: "json", channel: " # " } }, 400, "Invalid slack channel name"],
+    // Gitea's IsValidSlackChannel is Slack's naming: ^#?[a-z0-9_-]{1,80}$ (after trimming).
+    ["slack with upper case", { type: "slack", config: { url: URL_A, content_type: "json", channel: "#Dev" } }, 400, "Invalid slack channel name"],
+    ["slack with a space", { type: "slack", config: { url: URL_A, content_type: "json", channel: "dev ops" } }, 400, "Invalid slack channel name"],
+    ["slack with a user", { type: "slack", config: { url: URL_A, content_type: "json", channel: "@me" } }, 400, "Invalid slack channel name"],
+    ["slack too long", { type: "slack", config: { url: URL_A, content_type: "json", channel: "x".repeat(81) } }, 400, "Invalid slack channel name"],
   ];
   for (const [name, body, status, message] of cases) {
     test(name, async () => {
@@ -158,6 +163,7 @@ describe("validation, with Gitea's messages", () => {
     expect(s.body.config).toEqual({ url: URL_A, content_type: "json", channel: "#dev", username: "bot", icon_url: "http://i/x.png", color: "#fff" });
     const row = getWebhook(t.env.db, { repoId: await repoId("alice/hr") }, s.body.id)!;
     expect(JSON.parse(row.meta)).toEqual({ channel: "#dev", username: "bot", icon_url: "http://i/x.png", color: "#fff" });
+    // An edit takes the channel unchecked, as Gitea's editHook does.
     const e = await t.ok("PATCH", repoHooks(`/${s.body.id}`), aliceToken, { config: { channel: "@me" } });
     expect(e.config).toMatchObject({ channel: "@me", username: "" });
     await t.ok("DELETE", repoHooks(`/${s.body.id}`), aliceToken, undefined, 204);

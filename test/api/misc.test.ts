@@ -36,12 +36,36 @@ describe("/settings", () => {
     expect(api.body).toMatchObject({ max_response_items: 40, default_paging_num: 20, default_git_trees_per_page: 1000 });
     const att = await t.json("GET", "/api/v1/settings/attachment");
     expectShape(att.body, GeneralAttachmentSettings);
-    expect(att.body.max_size).toBe(4 * 1024 * 1024);
+    // Gitea reports [attachment] MAX_SIZE as configured, in MB.
+    expect(att.body.max_size).toBe(4);
     const repo = await t.json("GET", "/api/v1/settings/repository");
     expectShape(repo.body, GeneralRepoSettings);
+    // Stars and (push) mirrors are there unless [repository] DISABLE_STARS / [mirror] ENABLED = false.
+    expect(repo.body).toMatchObject({ stars_disabled: false, mirrors_disabled: false });
     const ui = await t.json("GET", "/api/v1/settings/ui");
     expectShape(ui.body, GeneralUISettings);
     expect(ui.body.allowed_reactions).toContain("+1");
+  });
+});
+
+describe("[repository] DISABLE_STARS and [mirror] ENABLED", () => {
+  test("turn stars off (403 on every star endpoint) and report both in /settings/repository", async () => {
+    const off = makeTestApp("[repository]\nDISABLE_STARS = true\n[mirror]\nENABLED = false\n");
+    const u = await off.user("stargazer");
+    const tok = off.token(u);
+    expect((await off.json("POST", "/api/v1/user/repos", { token: tok, body: { name: "shiny" } })).status).toBe(201);
+    expect((await off.json("GET", "/api/v1/settings/repository")).body).toMatchObject({ stars_disabled: true, mirrors_disabled: true });
+    for (const [method, path] of [
+      ["PUT", "/api/v1/user/starred/stargazer/shiny"],
+      ["GET", "/api/v1/user/starred/stargazer/shiny"],
+      ["DELETE", "/api/v1/user/starred/stargazer/shiny"],
+      ["GET", "/api/v1/user/starred"],
+      ["GET", "/api/v1/users/stargazer/starred"],
+      ["GET", "/api/v1/repos/stargazer/shiny/stargazers"],
+    ] as const) {
+      const r = await off.json(method, path, { token: tok });
+      expect({ path, method, status: r.status, message: r.body?.message }).toEqual({ path, method, status: 403, message: "stars disabled by administrator" });
+    }
   });
 });
 

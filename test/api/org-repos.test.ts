@@ -70,6 +70,21 @@ describe("POST /orgs/{org}/repos", () => {
     expect((await t.json("POST", "/api/v1/orgs/acme/repos", { token: aliceToken, body: { name: "one" } })).status).toBe(409);
   });
 
+  test("private and internal as Gitea's ToRepo: a public repository of a private owner is internal", async () => {
+    await ok("POST", "/api/v1/orgs", aliceToken, { username: "limitedco", visibility: "limited" }, 201);
+    await ok("POST", "/api/v1/orgs", aliceToken, { username: "publicco" }, 201);
+    const flags = async (org: string, name: string, priv: boolean) => {
+      const r = await ok("POST", `/api/v1/orgs/${org}/repos`, aliceToken, { name, private: priv }, 201);
+      return { private: r.private, internal: r.internal };
+    };
+    expect(await flags("hidden", "inside", false)).toEqual({ private: false, internal: true });
+    expect(await flags("hidden", "secret", true)).toEqual({ private: true, internal: false });
+    // Only a private owner makes a repository internal; a limited one does not.
+    expect(await flags("limitedco", "members", false)).toEqual({ private: false, internal: false });
+    expect(await flags("publicco", "open", false)).toEqual({ private: false, internal: false });
+    expect((await ok("GET", "/api/v1/repos/hidden/inside", aliceToken)).internal).toBe(true);
+  });
+
   test("GET /orgs/{org}/repos lists what the viewer may see", async () => {
     const anon = (await t.json("GET", "/api/v1/orgs/acme/repos")).body.map((r: { name: string }) => r.name);
     expect(anon).toEqual(["byadmin", "deprecated"]);

@@ -33,9 +33,14 @@ describe("renaming an organization", () => {
     const old = await t.request("GET", "/api/v1/orgs/oldco/members?limit=5", { token: aliceToken });
     expect(old.status).toBe(307);
     expect(old.headers.get("location")).toBe("/api/v1/orgs/NewCo/members?limit=5");
+    // A renamed owner is Gitea's RedirectToUser (307), for the API and for git alike; only a
+    // renamed repository is permanent (301).
     const oldRepo = await t.request("GET", "/api/v1/repos/oldco/code/branches");
     expect(oldRepo.status).toBe(307);
     expect(oldRepo.headers.get("location")).toBe("/api/v1/repos/NewCo/code/branches");
+    const oldGit = await fetch(new URL("oldco/code.git/info/refs?service=git-upload-pack", t.baseUrl), { redirect: "manual" });
+    expect(oldGit.status).toBe(307);
+    expect(oldGit.headers.get("location")).toBe("/NewCo/code.git/info/refs?service=git-upload-pack");
 
     // git follows the redirect from the old name.
     const work = mkdtempSync(join(tmpdir(), "hearth-rename-"));

@@ -94,7 +94,7 @@ describe("POST /repos/{owner}/{repo}/forks", () => {
     expect((await t.json("GET", "/api/v1/repos/alice/src")).body.forks_count).toBe(3);
   });
 
-  test("bad input: organizations (none exist), bad names, wrong types; never a 500", async () => {
+  test("bad input: unknown organizations, users as organizations, bad names, wrong types; never a 500", async () => {
     const org = await t.json("POST", "/api/v1/repos/alice/src/forks", { token: rootToken, body: { organization: "someorg" } });
     expect(org.status).toBe(422);
     expect(org.body.message).toBe("org does not exist [id: 0, name: someorg]");
@@ -109,6 +109,39 @@ describe("POST /repos/{owner}/{repo}/forks", () => {
     // nothing half-made was left behind
     expect((await t.json("GET", "/api/v1/repos/alice/src")).body.forks_count).toBe(3);
     expect(existsSync(dirOf(t, "root", "a b"))).toBe(false);
+  });
+
+  test("into an organization: members who may create repositories there; 403 for others, 422 for unknown names", async () => {
+    await createRepo(t, aliceToken, "orgsrc", {});
+    expect((await t.json("POST", "/api/v1/orgs", { token: bobToken, body: { username: "forkco" } })).status).toBe(201);
+    const readers = await t.json("POST", "/api/v1/orgs/forkco/teams", {
+      token: bobToken,
+      body: { name: "readers", permission: "read", units: ["repo.code"], can_create_org_repo: false },
+    });
+    expect(readers.status).toBe(201);
+    expect((await t.request("PUT", `/api/v1/teams/${readers.body.id}/members/carol`, { token: bobToken })).status).toBe(204);
+
+    const r = await t.json("POST", "/api/v1/repos/alice/orgsrc/forks", { token: bobToken, body: { organization: "forkco" } });
+    expect(r.status).toBe(202);
+    expectShape(r.body, Repository);
+    expect(r.body.full_name).toBe("forkco/orgsrc");
+    expect(r.body.owner.login).toBe("forkco");
+    expect(r.body.fork).toBe(true);
+    expect(existsSync(dirOf(t, "forkco", "orgsrc"))).toBe(true);
+    // the organization's owners reach it through the Owners team
+    expect((await t.json("GET", "/api/v1/repos/forkco/orgsrc", { token: bobToken })).body.permissions.admin).toBe(true);
+
+    const outsider = await t.json("POST", "/api/v1/repos/alice/orgsrc/forks", { token: aliceToken, body: { organization: "forkco", name: "x" } });
+    expect(outsider.status).toBe(403);
+    expect(outsider.body.message).toBe("User is no Member of Organisation 'forkco'");
+    const reader = await t.json("POST", "/api/v1/repos/alice/orgsrc/forks", { token: carolToken, body: { organization: "forkco", name: "y" } });
+    expect(reader.status).toBe(403);
+    expect(reader.body.message).toBe("User is not allowed to create repos in Organisation 'forkco'");
+    const unknown = await t.json("POST", "/api/v1/repos/alice/orgsrc/forks", { token: bobToken, body: { organization: "nosuchorg" } });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.message).toBe("org does not exist [id: 0, name: nosuchorg]");
+    // a second fork into the organization is the usual 409
+    expect((await t.json("POST", "/api/v1/repos/alice/orgsrc/forks", { token: rootToken, body: { organization: "forkco", name: "z" } })).status).toBe(409);
   });
 
   test("access: anonymous 401, private sources 404 to outsiders; a fork of a private repository is private", async () => {
@@ -205,7 +238,7 @@ describe("POST /repos/{owner}/{repo}/transfer", () => {
     expect(existsSync(dirOf(t, "alice", "t1"))).toBe(false);
 
     const old = await t.request("GET", "/api/v1/repos/alice/t1/topics?x=1", { token: bobToken });
-    expect(old.status).toBe(307);
+    expect(old.status).toBe(301);
     expect(old.headers.get("Location")).toBe("/api/v1/repos/bob/t1/topics?x=1");
     // the new owner administers it; the old owner lost access to nothing public but admin
     expect((await t.json("GET", "/api/v1/repos/bob/t1", { token: bobToken })).body.permissions.admin).toBe(true);

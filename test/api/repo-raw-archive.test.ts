@@ -26,6 +26,7 @@ const files: [string, string | Uint8Array][] = [
   ["logo.svg", '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'],
   ["latin1.txt", Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a])],
   ["dir/nested.txt", "nested\n"],
+  ['dir/naïve "q" \\1.txt', "odd name\n"],
   ["big.bin", BIG],
   ["empty.txt", ""],
 ];
@@ -62,7 +63,7 @@ describe("raw", () => {
       "content-type": "text/plain; charset=utf-8",
       "x-content-type-options": "nosniff",
       "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; sandbox",
-      "content-disposition": "inline; filename=README.md",
+      "content-disposition": `inline; filename="README.md"; filename*=UTF-8''README.md`,
       "x-gitea-object-type": "file",
     });
     expect(h.etag).toMatch(/^"[0-9a-f]{40}"$/);
@@ -71,6 +72,14 @@ describe("raw", () => {
     const again = await raw("raw/README.md", { headers: { "If-None-Match": h.etag! } });
     expect(again.status).toBe(304);
     expect(await again.text()).toBe("");
+  });
+
+  test("Content-Disposition is Gitea 1.25's: the name quoted and escaped, and UTF-8 percent-encoded", async () => {
+    const r = await raw(`raw/dir/${encodeURIComponent('naïve "q" \\1.txt')}`);
+    expect(r.status).toBe(200);
+    // Headers hand the raw bytes back as Latin-1 characters: the quoted name is UTF-8 on the wire.
+    const wire = Buffer.from(r.headers.get("content-disposition")!, "latin1").toString("utf8");
+    expect(wire).toBe(`inline; filename="naïve \\"q\\" \\\\1.txt"; filename*=UTF-8''na%C3%AFve%20%22q%22%20%5C1.txt`);
   });
 
   test("content types follow Gitea's sniffing: never HTML; images as images; the rest octet-stream", async () => {
@@ -178,7 +187,7 @@ describe("archive", () => {
     const { r, file } = await download("main.zip");
     expect(r.status).toBe(200);
     expect(r.headers.get("content-type")).toBe("application/octet-stream");
-    expect(r.headers.get("content-disposition")).toBe("attachment; filename=Files-main.zip");
+    expect(r.headers.get("content-disposition")).toBe(`attachment; filename="Files-main.zip"; filename*=UTF-8''Files-main.zip`);
     expect(r.headers.get("x-content-type-options")).toBe("nosniff");
     expect(r.headers.get("link")).toBe(`<${t.baseUrl}api/v1/repos/alice/Files/archive/${mainHead}.zip?rev=${mainHead}>; rel="immutable"`);
     const list = Bun.spawnSync(["unzip", "-Z1", file]).stdout.toString().split("\n");
@@ -191,13 +200,13 @@ describe("archive", () => {
   test("tar.gz of a branch with a slash, a tag and a commit id prefix", async () => {
     const feature = await download("feature/x.tar.gz");
     expect(feature.r.status).toBe(200);
-    expect(feature.r.headers.get("content-disposition")).toBe("attachment; filename=Files-feature-x.tar.gz");
+    expect(feature.r.headers.get("content-disposition")).toBe(`attachment; filename="Files-feature-x.tar.gz"; filename*=UTF-8''Files-feature-x.tar.gz`);
     const out = Bun.spawnSync(["tar", "-xzOf", feature.file, "files/dir/nested.txt"]).stdout.toString();
     expect(out).toBe("on the feature branch\n");
     expect((await download("v1.0.tar.gz")).r.status).toBe(200);
     const short = await download(`${mainHead.slice(0, 7)}.zip`);
     expect(short.r.status).toBe(200);
-    expect(short.r.headers.get("content-disposition")).toBe(`attachment; filename=Files-${mainHead.slice(0, 7)}.zip`);
+    expect(short.r.headers.get("content-disposition")).toBe(`attachment; filename="Files-${mainHead.slice(0, 7)}.zip"; filename*=UTF-8''Files-${mainHead.slice(0, 7)}.zip`);
   });
 
   test("bundle: a git bundle of the commit that clones", async () => {

@@ -49,6 +49,14 @@ describe("create", () => {
     expect(r.body.default_branch).toBe("dev");
   });
 
+  test("auto_init's README is Gitea's Default template, expanded and nothing added", async () => {
+    const raw = async (name: string) => (await t.request("GET", `/api/v1/repos/alice/${name}/raw/README.md`, { token: aliceToken })).text();
+    expect((await create({ name: "Described", auto_init: true, description: "What it does" })).status).toBe(201);
+    expect(await raw("Described")).toBe("# Described\n\nWhat it does");
+    expect((await create({ name: "Bare", auto_init: true })).status).toBe(201);
+    expect(await raw("Bare")).toBe("# Bare\n\n");
+  });
+
   test("names, templates and options are validated as Gitea does", async () => {
     const cases: [unknown, number, string][] = [
       [{}, 422, "[Name]: Required"],
@@ -120,6 +128,25 @@ describe("read, visibility and listing", () => {
     const hidden = await t.json("GET", "/api/v1/repos/alice/hidden", { token: aliceToken });
     expect((await t.json("GET", `/api/v1/repositories/${hidden.body.id}`, { token: bobToken })).status).toBe(404);
     expect((await t.json("GET", "/api/v1/repositories/abc", { token: bobToken })).status).toBe(404);
+  });
+
+  test("/repos/search?private=false lists only public repositories of public owners, as Gitea", async () => {
+    for (const [org, visibility] of [["srchlim", "limited"], ["srchpriv", "private"]]) {
+      expect((await t.json("POST", "/api/v1/orgs", { token: aliceToken, body: { username: org, visibility } })).status).toBe(201);
+      expect((await t.json("POST", `/api/v1/orgs/${org}/repos`, { token: aliceToken, body: { name: "srch-org" } })).status).toBe(201);
+    }
+    expect((await create({ name: "srch-pub" })).status).toBe(201);
+    expect((await create({ name: "srch-mine", private: true })).status).toBe(201);
+    const names = async (query: string) => {
+      const r = await t.json("GET", `/api/v1/repos/search?q=srch-${query}`, { token: aliceToken });
+      return r.body.data.map((x: { full_name: string }) => x.full_name).sort();
+    };
+    const everything = ["alice/srch-mine", "alice/srch-pub", "srchlim/srch-org", "srchpriv/srch-org"];
+    expect(await names("")).toEqual(everything);
+    expect(await names("&private=true")).toEqual(everything);
+    expect(await names("&private=false")).toEqual(["alice/srch-pub"]);
+    // Gitea's FormBool: a value it cannot parse is false.
+    expect(await names("&private=maybe")).toEqual(["alice/srch-pub"]);
   });
 
   test("/user/repos, /users/{u}/repos and /repos/search apply the same rules", async () => {
@@ -197,8 +224,9 @@ describe("edit", () => {
     expect(r.body.full_name).toBe("alice/newname");
     expect(existsSync(repoPath(t.settings.repository.root, "alice", "newname"))).toBe(true);
     expect(existsSync(repoPath(t.settings.repository.root, "alice", "oldname"))).toBe(false);
+    // Gitea's RedirectToRepo: permanent, so git clients and API clients alike follow it.
     const moved = await t.request("GET", "/api/v1/repos/alice/oldname?x=1");
-    expect(moved.status).toBe(307);
+    expect(moved.status).toBe(301);
     expect(moved.headers.get("location")).toBe("/api/v1/repos/alice/newname?x=1");
     const clash = await t.json("PATCH", "/api/v1/repos/alice/newname", { token: aliceToken, body: { name: "plain" } });
     expect(clash.status).toBe(422);

@@ -127,6 +127,19 @@ describe("names, values and bodies, as Gitea checks them", () => {
     await t.ok("DELETE", `${ORG}/KEEP`, aliceToken, undefined, 204);
   });
 
+  test("names starting with CI are ordinary names in Gitea 1.25: created, renamed to and deleted", async () => {
+    // Gitea 1.23/1.24 refused them (envNameCIRegexMatch, `(?i)^CI`); 1.25's services/actions/variables.go
+    // no longer has that rule, so hearth does not either.
+    for (const name of ["CI", "ci_token", "CIRCLE"]) {
+      expect({ name, status: (await post(`${ORG}/${name}`, { value: "x" })).status }).toEqual({ name, status: 201 });
+      expect((await del(`${ORG}/${name}`)).status).toBe(204);
+    }
+    await t.ok("POST", `${ORG}/PLAIN`, aliceToken, { value: "v" }, 201);
+    expect((await put(`${ORG}/PLAIN`, { name: "CI_PLAIN", value: "v" })).status).toBe(204);
+    expect(row({ ownerId: acmeId }, "CI_PLAIN")).toBeDefined();
+    await t.ok("DELETE", `${ORG}/CI_PLAIN`, aliceToken, undefined, 204);
+  });
+
   test("`value` is required and non-empty (422, Gitea's binding), before the name is checked", async () => {
     for (const body of [{}, { value: "" }, { description: "only" }, undefined]) {
       const r = await post(`${ORG}/OK_NAME`, body);

@@ -38,7 +38,7 @@ describe("clone and fetch", () => {
       [2, "alice/pub", "2"],
     ] as const) {
       await gitOk(["-c", `protocol.version=${proto}`, "clone", "-q", new URL(path, t.baseUrl).href, join(dir, `c${i}`)]);
-      expect(await Bun.file(join(dir, `c${i}`, "README.md")).text()).toBe("# pub\n\npublic one\n");
+      expect(await Bun.file(join(dir, `c${i}`, "README.md")).text()).toBe("# pub\n\npublic one");
     }
     const log = await gitOk(["log", "--format=%s|%an"], { cwd: join(dir, "c1") });
     expect(log.trim()).toBe("Initial commit|alice");

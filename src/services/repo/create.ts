@@ -58,7 +58,7 @@ export function checkCreationLimit(env: Env, owner: UserRow, doer: UserRow): voi
  * not thereby its administrator (a team member allowed to create repositories) becomes an admin
  * collaborator, as in Gitea.
  */
-function grantOrgAccess(env: Env, tx: Tx, doer: UserRow, org: UserRow, repo: RepoRow): void {
+export function grantOrgAccess(env: Env, tx: Tx, doer: UserRow, org: UserRow, repo: RepoRow): void {
   addRepoToAllRepoTeams(tx, org.id, repo.id);
   if (!repoPermission({ db: tx, settings: env.settings }, doer, repo, org).isAdmin()) putCollaboration(tx, repo.id, doer.id, AccessMode.Admin);
 }

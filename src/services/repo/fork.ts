@@ -1,10 +1,10 @@
 import type { Env } from "../env.ts";
 import { writeTx } from "../../db/client.ts";
-import { Visibility, type RepoRow, type UserRow } from "../../db/schema/index.ts";
+import { UserType, Visibility, type RepoRow, type UserRow } from "../../db/schema/index.ts";
 import * as repos from "../../models/repo.ts";
 import * as branchModel from "../../models/branch.ts";
 import * as watchModel from "../../models/watch.ts";
-import { Conflict, Invalid } from "../../lib/errors.ts";
+import { Conflict, Forbidden, Invalid } from "../../lib/errors.ts";
 import { nowUnix } from "../../lib/time.ts";
 import { removeRepo } from "../../git/repo-init.ts";
 import { forkBareRepo, repoDirExists } from "../../git/fork.ts";
@@ -12,7 +12,9 @@ import { readBranchHeads } from "../../git/refs.ts";
 import { repoNameProblem } from "./names.ts";
 import { gitDirOf, type RepoContext } from "./lookup.ts";
 import { selfCommand } from "./hook-command.ts";
-import { repoLimit } from "./create.ts";
+import { canCreateOrgRepo, grantOrgAccess, repoLimit } from "./create.ts";
+import { getUserByName } from "../../models/user.ts";
+import { isOrgMember } from "../../models/org.ts";
 import { viewerFilter, type Paging } from "./list.ts";
 import { repoEvents } from "../events/repo-events.ts";
 import { copyDefaultHooksToRepo } from "../webhook/hooks.ts";
@@ -22,7 +24,7 @@ export interface ForkInput {
   source: RepoContext;
   /** Name of the fork; the source's name when not given. */
   name?: string;
-  /** Gitea's CreateForkOption.organization: organizations do not exist in hearth yet. */
+  /** Gitea's CreateForkOption.organization: the organization to own the fork instead of the doer. */
   organization?: string;
 }
 
@@ -54,16 +56,29 @@ export function existingFork(env: Env, sourceId: number, ownerId: number): RepoR
 }
 
 /**
- * Forks a repository for the doer: a new row (fork of the source, code and pull requests only,
- * description and visibility of the source) and a bare repository with all its branches and tags,
+ * The organization named by `organization`, in the order of Gitea's CreateFork: an unknown name (or
+ * a user's) is 422, someone outside it 403 (site admins need not be members). hearth also asks for
+ * Gitea's CanCreateOrgRepo, as for any other new repository of the organization: Gitea's API lets
+ * any member fork into it, which would let a read-only member create repositories there.
+ */
+function forkOrganization(env: Env, doer: UserRow, name: string): UserRow {
+  const org = getUserByName(env.db, name);
+  if (!org || org.type !== UserType.Organization) throw new Invalid(`org does not exist [id: 0, name: ${name}]`);
+  if (!doer.isAdmin && !isOrgMember(env.db, org.id, doer.id)) {
+    throw new Forbidden(`User is no Member of Organisation '${org.name}'`);
+  }
+  if (!canCreateOrgRepo(env, org, doer)) throw new Forbidden(`User is not allowed to create repos in Organisation '${org.name}'`);
+  return org;
+}
+
+/**
+ * Forks a repository for the doer or one of its organizations: a new row (fork of the source,
+ * code and pull requests only, description and visibility of the source) and a bare repository with all its branches and tags,
  * or neither. The source's fork counter and the fork's watch by the doer move with the row.
  */
 export async function forkRepo(env: Env, input: ForkInput): Promise<RepoRow> {
   const { doer, source } = input;
-  if (input.organization !== undefined) {
-    throw new Invalid(`org does not exist [id: 0, name: ${input.organization}]`);
-  }
-  const owner = doer;
+  const owner = input.organization === undefined ? doer : forkOrganization(env, doer, input.organization);
   const name = input.name ?? source.repo.name;
   checkForkLimit(env, doer, owner);
   const already = existingFork(env, source.repo.id, owner.id);
@@ -107,6 +122,8 @@ export async function forkRepo(env: Env, input: ForkInput): Promise<RepoRow> {
       createdUnix: now,
       updatedUnix: now,
     });
+    // In an organization the fork joins the all-repositories teams, and its creator administers it.
+    if (owner.type === UserType.Organization) grantOrgAccess(env, tx, doer, owner, row);
     repos.incrementForks(tx, src.id, 1);
     watchModel.addWatch(tx, doer.id, row.id, now);
     // Gitea copies the site's default webhooks into every new repository (CopyDefaultWebhooksToRepo).

@@ -7,13 +7,14 @@ import { gitDirOf, type RepoContext } from "./lookup.ts";
 
 export type GitAccessResult =
   | { kind: "ok"; rc: RepoContext; gitDir: string }
-  | { kind: "redirect"; owner: string; name: string }
+  /** `permanent`: the repository was renamed or moved (301); else its owner was renamed (307). */
+  | { kind: "redirect"; owner: string; name: string; permanent: boolean }
   /** Credentials would help: answer 401 with a Basic challenge. */
   | { kind: "challenge" }
   | { kind: "denied"; status: 403 | 404; message: string };
 
 /**
- * Gitea's smart-HTTP access decision, in its order: a renamed repository redirects before
+ * Gitea's smart-HTTP access decision, in its order: a renamed repository or owner redirects before
  * anything else; anyone, signed in or not, may read public repositories of public owners; a caller
  * without access gets 404 ("Repository not found"), so private names never leak; pushing needs
  * write access and a repository that is not archived. A public-only token reaches public
@@ -31,7 +32,7 @@ export function decideGitAccess(
   if (!owner) {
     const renamedTo = users.getUserRedirect(env.db, ownerName);
     const newOwner = renamedTo === undefined ? undefined : users.getUserById(env.db, renamedTo);
-    if (newOwner && repos.getRepoByOwner(env.db, newOwner.id, repoName)) return { kind: "redirect", owner: newOwner.name, name: repoName };
+    if (newOwner && repos.getRepoByOwner(env.db, newOwner.id, repoName)) return { kind: "redirect", owner: newOwner.name, name: repoName, permanent: false };
     return doer ? notFound : { kind: "challenge" };
   }
   if (!owner.isActive) {
@@ -42,7 +43,7 @@ export function decideGitAccess(
     const moved = repos.getRedirect(env.db, owner.id, repoName);
     const target = moved !== undefined ? repos.getRepoById(env.db, moved) : undefined;
     const targetOwner = target && users.getUserById(env.db, target.ownerId);
-    if (target && targetOwner) return { kind: "redirect", owner: targetOwner.name, name: target.name };
+    if (target && targetOwner) return { kind: "redirect", owner: targetOwner.name, name: target.name, permanent: true };
     return doer ? notFound : { kind: "challenge" };
   }
   if (write && repo.isArchived) {

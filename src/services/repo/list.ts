@@ -82,8 +82,14 @@ export interface SearchInput extends Paging {
   fork?: boolean;
   sort: repos.RepoSort;
   descending: boolean;
+  /**
+   * Gitea's SearchRepoOptions.Private false (`private=false`, or nobody signed in): only public
+   * repositories of public owners, as an anonymous caller sees them, even for their owner.
+   */
+  onlyPublic?: boolean;
 }
 
 export function searchRepos(env: Env, viewer: Doer | undefined, input: SearchInput) {
-  return repos.listRepos(env.db, { ...viewerFilter(env, viewer), ...input });
+  const { onlyPublic, ...search } = input;
+  return repos.listRepos(env.db, { ...viewerFilter(env, onlyPublic ? undefined : viewer), ...search });
 }

@@ -13,8 +13,16 @@ export interface RepoContext {
   perm: RepoPermission;
 }
 
+/**
+ * The path named a repository by a former name: `ownerRenamed` when its owner was renamed (Gitea
+ * then redirects to the account, 307), otherwise the repository itself was renamed or transferred
+ * (Gitea's RedirectToRepo, 301).
+ */
 export class RepoMoved extends Error {
-  constructor(readonly repoId: number) {
+  constructor(
+    readonly repoId: number,
+    readonly ownerRenamed = false,
+  ) {
     super("repository moved");
   }
 }
@@ -32,7 +40,7 @@ export function resolveRepo(env: Env, doer: UserRow | undefined, ownerName: stri
     const renamedTo = users.getUserRedirect(env.db, ownerName);
     const moved = renamedTo === undefined ? undefined : repos.getRepoByOwner(env.db, renamedTo, repoName);
     const newOwner = moved && users.getUserById(env.db, moved.ownerId);
-    if (moved && newOwner && repoPermission(env, doer, moved, newOwner).hasAccess()) throw new RepoMoved(moved.id);
+    if (moved && newOwner && repoPermission(env, doer, moved, newOwner).hasAccess()) throw new RepoMoved(moved.id, true);
     throw new NotFound();
   }
   const repo = repos.getRepoByOwner(env.db, owner.id, repoName);

@@ -58,3 +58,8 @@ export function listStarredRepos(env: Env, user: UserRow, viewer: Doer, page: Pa
 export function userForListing(env: Env, viewer: UserRow | undefined, username: string): UserRow {
   return requireViewableAccount(env, requireUser(env, username), viewer);
 }
+
+/** Gitea's reqStarsEnabled: with `[repository] DISABLE_STARS` every star endpoint is a 403. */
+export function requireStarsEnabled(env: Env): void {
+  if (env.settings.repository.disableStars) throw new Forbidden("stars disabled by administrator");
+}

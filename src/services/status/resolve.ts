@@ -18,17 +18,6 @@ export async function commitOfStatusInput(env: Env, rc: RepoContext, input: stri
 }
 
 /**
- * Gitea's MustConvertToSHA1 for `GET /statuses/{sha}`: a full-length id is taken as given, any
- * other input is resolved to its commit when it can be and kept as given otherwise (so an
- * unknown sha lists nothing rather than failing).
- */
-export async function shaForStatusList(env: Env, rc: RepoContext, input: string): Promise<string> {
-  if (/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(input)) return input;
-  if (!isSafeRevision(input) || input.startsWith("-")) return input;
-  return (await resolveRevision(gitDirOf(env, rc.owner, rc.repo), input, "commit")) ?? input;
-}
-
-/**
  * Gitea's ResolveRefCommit for the `/commits/{ref}/...` endpoints: a branch, then a tag (short or
  * full ref names), then a commit id of at least 7 hex digits; anything else is 404.
  */

@@ -6,7 +6,7 @@ import * as statusModel from "../../models/commit-status.ts";
 import * as users from "../../models/user.ts";
 import { nowUnix } from "../../lib/time.ts";
 import type { RepoContext } from "../repo/lookup.ts";
-import { commitOfRef, commitOfStatusInput, shaForStatusList } from "./resolve.ts";
+import { commitOfRef, commitOfStatusInput } from "./resolve.ts";
 import { emitCommitStatus } from "./events.ts";
 
 export interface CreateStatusInput {
@@ -67,9 +67,13 @@ function listOf(env: Env, rc: RepoContext, sha: string, q: StatusListQuery, page
   );
 }
 
-/** `GET /statuses/{sha}`. */
-export async function listStatusesOfSha(env: Env, rc: RepoContext, input: string, q: StatusListQuery, page: { limit: number; offset: number }) {
-  return listOf(env, rc, await shaForStatusList(env, rc, input), q, page);
+/**
+ * `GET /statuses/{sha}`: the statuses stored against exactly that commit id. Since Gitea 1.24
+ * (go-gitea/gitea#34139) nothing is resolved here, so an abbreviated id or a branch name lists
+ * nothing; `GET /commits/{ref}/statuses` is the way to name a commit by ref.
+ */
+export function listStatusesOfSha(env: Env, rc: RepoContext, sha: string, q: StatusListQuery, page: { limit: number; offset: number }) {
+  return listOf(env, rc, sha, q, page);
 }
 
 /** `GET /commits/{ref}/statuses`: 404 for a ref that names no commit. */

@@ -9,6 +9,7 @@ import { nowUnix } from "../../lib/time.ts";
 import { HOOK_TYPES, type HookType } from "./event-types.ts";
 import { chosenHookEvent, eventsArray, parseHookEvent, serializeHookEvent } from "./hook-events.ts";
 import { openAuthorization, sealAuthorization } from "./auth-header.ts";
+import { isValidSlackChannel } from "./formats/slack.ts";
 
 export type { HookOwner, SiteHookKind };
 
@@ -85,13 +86,6 @@ export function isValidHookUrl(raw: string): boolean {
   }
   // WHATWG URL parsing already refuses a port that is not a number up to 65535 (Go's validPort).
   return u.protocol === "http:" || u.protocol === "https:";
-}
-
-/** Gitea's IsValidSlackChannel: not empty, and not a lone `#`. */
-function isValidSlackChannel(name: string): boolean {
-  const trimmed = name.trim();
-  if (trimmed === "") return false;
-  return !(trimmed.length === 1 && name[0] === "#");
 }
 
 /** strconv.ParseBool. */
@@ -185,6 +179,7 @@ export function editHook(env: Env, owner: HookOwner, id: number, input: HookInpu
         patch.contentType = ct;
       }
       if ("secret" in config) patch.secret = config.secret!;
+      // Gitea 1.25's editHook stores a new channel as given: unlike create, it neither trims nor checks it.
       if (hook.type === "slack" && "channel" in config) patch.meta = slackMeta(config, config.channel!);
     }
     patch.events = serializeHookEvent(chosenHookEvent(input.events ?? [], input.branchFilter ?? ""));

@@ -17,6 +17,10 @@ function loadLicenses(): Promise<Record<string, LicenseEntry>> {
   return licenses;
 }
 
+/**
+ * Gitea's options/readme files. Gitea writes the expanded template as it is, so the README has no
+ * final newline (and ends in a blank line when the description is empty).
+ */
 export const README_TEMPLATES: Record<string, string> = {
   Default: "# {Name}\n\n{Description}",
 };
@@ -102,7 +106,7 @@ export async function initialFiles(input: InitFilesInput): Promise<FileWrite[]> 
   const files: FileWrite[] = [
     {
       path: "README.md",
-      content: readme.replaceAll("{Name}", input.name).replaceAll("{Description}", input.description) + "\n",
+      content: readme.replaceAll("{Name}", input.name).replaceAll("{Description}", input.description),
     },
   ];
   const ignores = input.gitignores

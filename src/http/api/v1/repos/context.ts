@@ -8,8 +8,9 @@ import { pendingTransferOf } from "../../../../services/repo/transfer.ts";
 
 /**
  * The repository named by `{owner}/{repo}` in the path, as the doer may see it: 404 when it
- * does not exist or is not visible, 307 to its new name when it was renamed or transferred,
- * 403 for a public-only token on a repository out of its reach (the lookup decides all three).
+ * does not exist or is not visible, 301 to its new name when it was renamed or transferred (307
+ * when its owner was renamed, as Gitea redirects to the account), 403 for a public-only token on
+ * a repository out of its reach (the lookup decides all of these).
  */
 export function repoFromPath(
   env: Env,
@@ -26,7 +27,7 @@ export function repoFromPath(
       const prefix = `/api/v1/repos/${encodeURIComponent(params.owner)}/${encodeURIComponent(params.repo)}`;
       const rest = url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) : "";
       const location = `/api/v1/repos/${encodeURIComponent(target.owner.name)}/${encodeURIComponent(target.repo.name)}${rest}${url.search}`;
-      throw new Redirect(location);
+      throw new Redirect(location, err.ownerRenamed ? 307 : 301);
     }
     throw err;
   }

@@ -145,6 +145,9 @@ export const repoListOperations = [
               fork,
               sort,
               descending: order === "desc",
+              // Gitea's `Private: signed in && (private is absent or true)`: otherwise only the
+              // repositories anyone may see, whoever asks.
+              onlyPublic: !(viewer && (query.private === undefined || query.private === "" || bool(query.private))),
               offset: page.offset,
               limit: page.limit,
             });

@@ -9,6 +9,7 @@ import {
   isStarring,
   listStargazers,
   listStarredRepos,
+  requireStarsEnabled,
   starRepo,
   unstarRepo,
   userForListing,
@@ -46,6 +47,7 @@ export const starOperations: AnyOperation[] = [
     responses: { 200: v.array(User) },
     handler: (ctx) => {
       const rc = repoFromPath(ctx.env, ctx.principal, ctx.url, ctx.params);
+      requireStarsEnabled(ctx.env);
       const { rows, total } = listStargazers(ctx.env, rc.repo, ctx.page());
       return totalOnly(rows.map((u) => toAPIUser(ctx.env.settings, u, ctx.principal?.user)), total);
     },
@@ -60,6 +62,7 @@ export const starOperations: AnyOperation[] = [
     query: PageQuery,
     responses: { 200: v.array(Repository) },
     handler: (ctx) => {
+      requireStarsEnabled(ctx.env);
       const doer = ctx.principal!.user;
       const { rows, total } = listStarredRepos(ctx.env, doer, doer, ctx.page());
       return totalOnly(reposAsSeenBy(ctx.env, doer, rows), total);
@@ -75,6 +78,7 @@ export const starOperations: AnyOperation[] = [
     params: RepoParams,
     responses: { 204: null },
     handler: ({ env, principal, url, params }) => {
+      requireStarsEnabled(env);
       const rc = repoFromPath(env, principal, url, params);
       if (!isStarring(env, principal!.user, rc.repo)) throw new NotFound();
       return reply.noContent();
@@ -90,6 +94,7 @@ export const starOperations: AnyOperation[] = [
     params: RepoParams,
     responses: { 204: null },
     handler: ({ env, principal, url, params }) => {
+      requireStarsEnabled(env);
       const rc = repoFromPath(env, principal, url, params);
       starRepo(env, principal!.user, rc.repo);
       return reply.noContent();
@@ -105,6 +110,7 @@ export const starOperations: AnyOperation[] = [
     params: RepoParams,
     responses: { 204: null },
     handler: ({ env, principal, url, params }) => {
+      requireStarsEnabled(env);
       const rc = repoFromPath(env, principal, url, params);
       unstarRepo(env, principal!.user, rc.repo);
       return reply.noContent();
@@ -122,6 +128,7 @@ export const starOperations: AnyOperation[] = [
     responses: { 200: v.array(Repository) },
     handler: (ctx) => {
       const user = listedUser(ctx.env, ctx.principal, ctx.params.username);
+      requireStarsEnabled(ctx.env);
       const { rows, total } = listStarredRepos(ctx.env, user, ctx.principal!.user, ctx.page());
       return totalOnly(reposAsSeenBy(ctx.env, user, rows), total);
     },

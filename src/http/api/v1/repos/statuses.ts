@@ -62,7 +62,7 @@ export const statusOperations: AnyOperation[] = [
     handler: async ({ env, principal, params, url, query, page, list }) => {
       const rc = codeRepo(env, principal, url, params);
       const p = page();
-      const { rows, total } = await listStatusesOfSha(env, rc, params.sha, query, p);
+      const { rows, total } = listStatusesOfSha(env, rc, params.sha, query, p);
       return list(statusJson(env, rc, rows), total, p);
     },
   }),
