@@ -1,6 +1,7 @@
 import { relaxedSync, type DB, type Tx } from "../db/client.ts";
 import type { Logger } from "../lib/log.ts";
 import {
+  advanceQueueItem,
   advanceQueueItems,
   claimQueueItems,
   countQueueItems,
@@ -9,6 +10,7 @@ import {
   insertQueueItem,
   nextQueueItemDueMs,
   rescheduleQueueItem,
+  withdrawQueueItem,
 } from "../models/queue.ts";
 
 /** The item being run, as its handler sees it. */
@@ -106,6 +108,20 @@ export class WorkQueue {
     // After the current synchronous work, so after the caller's transaction has committed.
     this.wake();
     return row.id;
+  }
+
+  /**
+   * Makes an item put with a delay due now, in `tx`: for work recorded early and held back until
+   * the caller's later steps are done (if the caller dies first, the delay runs out instead).
+   * Nothing happens to an item already running or gone.
+   */
+  release(tx: Tx, id: number): void {
+    if (advanceQueueItem(tx, id, Date.now())) this.wake();
+  }
+
+  /** Withdraws an item not yet running, in `tx` (the work it stood for was undone). */
+  withdraw(tx: Tx, id: number): void {
+    withdrawQueueItem(tx, id, Date.now());
   }
 
   /** Starts the workers: items left from before (a restart, a crash) run now. */
