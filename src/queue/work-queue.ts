@@ -49,6 +49,11 @@ export interface QueueOptions {
   backoffMs: (attempts: number) => number;
   /** Runs when the workers start, before the first claim (e.g. to queue work recorded elsewhere). */
   onStart?: () => void;
+  /**
+   * Looks for items at least this often while idle: for a queue that other processes put items on
+   * (admin commands open the database themselves), whose puts cannot wake this process's workers.
+   */
+  pollMs?: number;
 }
 
 const DEFAULTS: QueueOptions = {
@@ -224,14 +229,15 @@ export class WorkQueue {
   private armTimer(at?: number): void {
     const next = at ?? nextQueueItemDueMs(this.db, [...this.queues.keys()]);
     const now = Date.now();
-    if (next === undefined) return;
-    if (next <= now) {
+    if (next !== undefined && next <= now) {
       // Due now: either a queue is at capacity (a finishing run pumps again) or it was claimed in between.
       const hasRoom = [...this.queues.values()].some((q) => q.running < q.options.concurrency);
       if (hasRoom && this.inFlight.size === 0) this.wake();
       return;
     }
-    const target = Math.min(next, now + MAX_TIMER_MS);
+    const polls = [...this.queues.values()].flatMap((q) => (q.options.pollMs ? [now + q.options.pollMs] : []));
+    const target = Math.min(next ?? Infinity, ...polls, now + MAX_TIMER_MS);
+    if (next === undefined && polls.length === 0) return;
     if (this.timer && this.timerAt <= target) return;
     clearTimeout(this.timer);
     this.timerAt = target;

@@ -70,8 +70,10 @@ export async function onRepoEvent(env: Env, e: RepoEvent): Promise<void> {
     case "created":
     case "deleted": {
       // A new repository as it is now that its creation is complete (the event was recorded with
-      // its first row); a deleted one as it was.
-      const { repo, owner } = (e.kind === "created" && currentRepo(env, e.repo.id)) || e;
+      // its first row; one whose creation was undone is not announced); a deleted one as it was.
+      const now = e.kind === "created" ? currentRepo(env, e.repo.id) : e;
+      if (!now) return;
+      const { repo, owner } = now;
       const payload: RepositoryPayload = {
         action: e.kind,
         repository: repoJson(env, repo, owner, "owner"),

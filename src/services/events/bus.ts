@@ -58,6 +58,13 @@ export function withdrawEvent(tx: Tx, env: Env, held: HeldEvent): void {
 }
 
 /**
+ * How often the server looks for events that another process recorded: admin commands
+ * (`restore-repo`) open the database themselves and never start workers, so their events wait
+ * in the table for the server, whose workers their puts cannot wake.
+ */
+export const FOREIGN_EVENTS_POLL_MS = 10_000;
+
+/**
  * Registers the bus's worker on the process's queue. One item at a time, oldest first (the queue
  * claims in order of due time, then id, and every transaction commits under one write lock), so
  * every subscriber sees the events in the order their changes committed. A subscriber that fails
@@ -74,6 +81,6 @@ export function registerEventBus(env: Env): void {
       }
       await dispatcher.dispatch(env, event);
     },
-    { concurrency: 1 },
+    { concurrency: 1, pollMs: FOREIGN_EVENTS_POLL_MS },
   );
 }
