@@ -38,6 +38,14 @@ export function writeTx<T>(db: DB, fn: (tx: Tx) => T): T {
 }
 
 /**
+ * Runs `fn` inside `tx` under a savepoint: if it throws, its own writes are rolled back and the
+ * error rethrown, while the rest of `tx` stands (for side work a change must not fail on).
+ */
+export function savepoint<T>(tx: Tx, fn: (tx: Tx) => T): T {
+  return tx.transaction(fn);
+}
+
+/**
  * Runs `fn` (one statement in autocommit, or its own transaction) with commits that skip the fsync
  * of synchronous=FULL (2 ms here): for bookkeeping whose loss in a power cut is harmless and only
  * repeats work, such as a work queue's lease or a finished run's record (the run would simply

@@ -64,6 +64,24 @@ export function rescheduleQueueItem(tx: Tx, id: number, leaseUntilMs: number, ru
     .run();
 }
 
+/** Makes one item that is waiting (not leased) due at `nowMs`; false when it is gone or already running. */
+export function advanceQueueItem(tx: Tx, id: number, nowMs: number): boolean {
+  const row = tx
+    .update(queueItems)
+    .set({ runAfterMs: nowMs })
+    .where(and(eq(queueItems.id, id), lte(queueItems.leasedUntilMs, nowMs)))
+    .returning({ id: queueItems.id })
+    .get();
+  return row !== undefined;
+}
+
+/** Withdraws one item that is waiting (not leased); one already running is left to finish. */
+export function withdrawQueueItem(tx: Tx, id: number, nowMs: number): void {
+  tx.delete(queueItems)
+    .where(and(eq(queueItems.id, id), lte(queueItems.leasedUntilMs, nowMs)))
+    .run();
+}
+
 /** Makes the unleased items of `queue` that are due later due at `nowMs`. */
 export function advanceQueueItems(tx: Tx, queue: string, nowMs: number): void {
   tx.update(queueItems)

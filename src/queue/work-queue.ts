@@ -1,6 +1,7 @@
 import { relaxedSync, type DB, type Tx } from "../db/client.ts";
 import type { Logger } from "../lib/log.ts";
 import {
+  advanceQueueItem,
   advanceQueueItems,
   claimQueueItems,
   countQueueItems,
@@ -9,6 +10,7 @@ import {
   insertQueueItem,
   nextQueueItemDueMs,
   rescheduleQueueItem,
+  withdrawQueueItem,
 } from "../models/queue.ts";
 
 /** The item being run, as its handler sees it. */
@@ -47,6 +49,11 @@ export interface QueueOptions {
   backoffMs: (attempts: number) => number;
   /** Runs when the workers start, before the first claim (e.g. to queue work recorded elsewhere). */
   onStart?: () => void;
+  /**
+   * Looks for items at least this often while idle: for a queue that other processes put items on
+   * (admin commands open the database themselves), whose puts cannot wake this process's workers.
+   */
+  pollMs?: number;
 }
 
 const DEFAULTS: QueueOptions = {
@@ -106,6 +113,20 @@ export class WorkQueue {
     // After the current synchronous work, so after the caller's transaction has committed.
     this.wake();
     return row.id;
+  }
+
+  /**
+   * Makes an item put with a delay due now, in `tx`: for work recorded early and held back until
+   * the caller's later steps are done (if the caller dies first, the delay runs out instead).
+   * Nothing happens to an item already running or gone.
+   */
+  release(tx: Tx, id: number): void {
+    if (advanceQueueItem(tx, id, Date.now())) this.wake();
+  }
+
+  /** Withdraws an item not yet running, in `tx` (the work it stood for was undone). */
+  withdraw(tx: Tx, id: number): void {
+    withdrawQueueItem(tx, id, Date.now());
   }
 
   /** Starts the workers: items left from before (a restart, a crash) run now. */
@@ -208,14 +229,15 @@ export class WorkQueue {
   private armTimer(at?: number): void {
     const next = at ?? nextQueueItemDueMs(this.db, [...this.queues.keys()]);
     const now = Date.now();
-    if (next === undefined) return;
-    if (next <= now) {
+    if (next !== undefined && next <= now) {
       // Due now: either a queue is at capacity (a finishing run pumps again) or it was claimed in between.
       const hasRoom = [...this.queues.values()].some((q) => q.running < q.options.concurrency);
       if (hasRoom && this.inFlight.size === 0) this.wake();
       return;
     }
-    const target = Math.min(next, now + MAX_TIMER_MS);
+    const polls = [...this.queues.values()].flatMap((q) => (q.options.pollMs ? [now + q.options.pollMs] : []));
+    const target = Math.min(next ?? Infinity, ...polls, now + MAX_TIMER_MS);
+    if (next === undefined && polls.length === 0) return;
     if (this.timer && this.timerAt <= target) return;
     clearTimeout(this.timer);
     this.timerAt = target;

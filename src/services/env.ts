@@ -7,6 +7,8 @@ import { WorkQueue } from "../queue/work-queue.ts";
 import { registerWebhookDelivery } from "./webhook/deliver.ts";
 import { registerMailDelivery } from "./mail/deliver.ts";
 import { registerPushMirrorSync } from "./mirror/sync.ts";
+import { registerEventBus } from "./events/bus.ts";
+import { registerPushAnnouncements } from "./repo/push-events.ts";
 
 /** What every service call runs against: settings, the database and the logger of this process. */
 export interface Env {
@@ -25,7 +27,10 @@ export interface Env {
   tokenTouches: Map<number, number>;
   /** Repacks repositories in the background after pushes. */
   housekeeper: Housekeeper;
-  /** Persistent background work (webhook deliveries, mail): started by the server (`queue.start()`), not by admin commands. */
+  /**
+   * Persistent background work (the event bus, webhook deliveries, mail): started by the server
+   * (`queue.start()`), not by admin commands, whose items wait in the database for the server.
+   */
   queue: WorkQueue;
 }
 
@@ -42,6 +47,8 @@ export function createEnv(settings: Settings, db: DB, log: Logger): Env {
     housekeeper: new Housekeeper(log),
     queue: new WorkQueue(db, log),
   };
+  registerEventBus(env);
+  registerPushAnnouncements(env);
   registerWebhookDelivery(env);
   registerMailDelivery(env);
   registerPushMirrorSync(env);

@@ -8,6 +8,7 @@ import { getIssueByIndex } from "../../src/models/issue.ts";
 import { getRepoByOwner } from "../../src/models/repo.ts";
 import { getUserByName } from "../../src/models/user.ts";
 import { issueChanged } from "../../src/services/issue/hooks.ts";
+import { writeTx } from "../../src/db/client.ts";
 
 const t = makeTestApp();
 const alice = await t.user("alice");
@@ -57,7 +58,7 @@ function comment(repo: string, index: number, who: typeof alice, content: string
     .values({ issueId: issue.id, posterId: who.id, type: 0, content, createdUnix: Math.floor(Date.now() / 1000), updatedUnix: 0 })
     .returning()
     .get();
-  issueChanged(t.env, { kind: "commented", issue, comment: row, repo: r, doer: getUserByName(t.env.db, who.name)! });
+  writeTx(t.env.db, (tx) => issueChanged(tx, t.env, { kind: "commented", issue, comment: row, repo: r, doer: getUserByName(t.env.db, who.name)! }));
   return row;
 }
 

@@ -4,7 +4,8 @@ import { makeTestApp } from "../support/app.ts";
 import { expectShape } from "../support/shape.ts";
 import { CombinedStatus, CommitStatus } from "../../src/http/schemas/status.ts";
 import { commitStatuses } from "../../src/db/schema/index.ts";
-import { onCommitStatus, type CommitStatusEvent } from "../../src/services/status/events.ts";
+import { commitStatusEvents, type CommitStatusEvent } from "../../src/services/status/events.ts";
+import { EVENTS_QUEUE } from "../../src/services/events/bus.ts";
 import { combineStates, latestStatuses, requiredContextsPass } from "../../src/services/status/combine.ts";
 
 const t = makeTestApp();
@@ -76,16 +77,18 @@ describe("create a commit status", () => {
   });
 
   test("listeners hear about stored statuses; a failing one does not fail the request", async () => {
+    // Statuses stored by the tests before are announced first, before these listeners are added.
+    await t.env.queue.idle(EVENTS_QUEUE);
     const seen: CommitStatusEvent[] = [];
-    const offBad = onCommitStatus(() => {
+    const offBad = commitStatusEvents.subscribe(() => {
       throw new Error("boom");
     });
-    const off = onCommitStatus((e) => {
+    const off = commitStatusEvents.subscribe((_env, e) => {
       seen.push(e);
     });
     const r = await post(main.slice(0, 10), { state: "warning", context: "listen" });
     expect(r.status).toBe(201);
-    await Bun.sleep(10);
+    await t.env.queue.idle(EVENTS_QUEUE);
     off();
     offBad();
     expect(seen.length).toBe(1);

@@ -35,20 +35,25 @@ export interface TestApp {
   ok(method: string, path: string, token: string | undefined, body?: unknown, status?: number): Promise<any>;
 }
 
+/** The settings of a test instance in `dir`: the test defaults with `ini` (an app.ini text) merged over them. */
+export function testSettings(dir: string, ini = ""): Settings {
+  const raw = parseIni(
+    `[server]\nROOT_URL = ${ROOT_URL}\nAPP_DATA_PATH = ${join(dir, "data")}\n[security]\nSECRET_KEY = test-secret\nINTERNAL_TOKEN = test-internal\n[log]\nLEVEL = none\n${ini}`,
+  );
+  return buildSettings(raw, {
+    workPath: dir,
+    customPath: join(dir, "custom"),
+    configFile: join(dir, "custom/conf/app.ini"),
+  }).settings;
+}
+
 /**
  * An in-process hearth over a fresh temp directory and database, driven through `app.handle`.
  * `ini` is an app.ini text merged over the test defaults.
  */
 export function makeTestApp(ini = "", opts: { listen?: boolean } = {}): TestApp & { baseUrl: string } {
   const dir = mkdtempSync(join(tmpdir(), "hearth-test-"));
-  const raw = parseIni(
-    `[server]\nROOT_URL = ${ROOT_URL}\nAPP_DATA_PATH = ${join(dir, "data")}\n[security]\nSECRET_KEY = test-secret\nINTERNAL_TOKEN = test-internal\n[log]\nLEVEL = none\n${ini}`,
-  );
-  const { settings } = buildSettings(raw, {
-    workPath: dir,
-    customPath: join(dir, "custom"),
-    configFile: join(dir, "custom/conf/app.ini"),
-  });
+  const settings = testSettings(dir, ini);
   const database = openDatabase(settings.database.path);
   const env = createEnv(settings, database.db, createLogger("none"));
   const app = createApp(env);

@@ -26,6 +26,8 @@ let repo: RepoRow;
 beforeAll(async () => {
   owner = await t.user("hookowner");
   await t.ok("POST", "/api/v1/user/repos", t.token(owner), { name: "hooked" }, 201);
+  // The repository's own creation event goes by the event bus: done before any hook is added.
+  await t.env.queue.idle();
   repo = repoRow(t.env, owner, "hooked");
 });
 
@@ -300,6 +302,7 @@ describe("surviving a restart", () => {
     const app = makeTestApp(FAST);
     const user = await app.user("restartowner");
     await app.ok("POST", "/api/v1/user/repos", app.token(user), { name: "r" }, 201);
+    await app.env.queue.idle();
     const r = repoRow(app.env, user, "r");
     const hook = addHook(app.env, { repoId: r.id }, { url: `${receiver.url}/after-restart`, authorization: "token kept" });
     // The first process shuts down its workers, then events happen: they are only in the database.
@@ -327,6 +330,7 @@ describe("surviving a restart", () => {
     const app = makeTestApp(FAST);
     const user = await app.user("crashowner");
     await app.ok("POST", "/api/v1/user/repos", app.token(user), { name: "r" }, 201);
+    await app.env.queue.idle();
     const r = repoRow(app.env, user, "r");
     const hook = addHook(app.env, { repoId: r.id }, { url: `${receiver.url}/after-crash` });
     await app.env.queue.stop();
@@ -353,6 +357,7 @@ describe("surviving a restart", () => {
     const app = makeTestApp(FAST.replace("[webhook]\n", "[webhook]\nQUEUE_LENGTH = 2\n"));
     const user = await app.user("floodowner");
     await app.ok("POST", "/api/v1/user/repos", app.token(user), { name: "r" }, 201);
+    await app.env.queue.idle();
     const r = repoRow(app.env, user, "r");
     const hook = addHook(app.env, { repoId: r.id }, { url: `${receiver.url}/flood` });
     await app.env.queue.stop();

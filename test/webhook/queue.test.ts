@@ -121,6 +121,26 @@ describe("persistent work queue", () => {
     expect(most).toBe(3);
   });
 
+  test("a queue with pollMs runs items another process put (which cannot wake it) without a restart", async () => {
+    const server = setup();
+    const ran: number[] = [];
+    server.queue.register<{ i: number }>(
+      "t",
+      async (p) => {
+        ran.push(p.i);
+      },
+      { pollMs: 20 },
+    );
+    server.queue.start();
+    await server.queue.idle();
+    // An admin command: its own connection and queue over the same file, workers never started.
+    const admin = setup(server.path);
+    admin.queue.register("t", async () => {});
+    writeTx(admin.db, (tx) => admin.queue.put(tx, "t", { i: 7 }));
+    await server.queue.idle("t");
+    expect(ran).toEqual([7]);
+  });
+
   test("stop() waits for the run under way; items not run stay and run at the next start (a restart)", async () => {
     const first = setup();
     const ran: number[] = [];

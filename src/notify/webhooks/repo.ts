@@ -69,18 +69,24 @@ export async function onRepoEvent(env: Env, e: RepoEvent): Promise<void> {
     }
     case "created":
     case "deleted": {
+      // A new repository as it is now that its creation is complete (the event was recorded with
+      // its first row; one whose creation was undone is not announced); a deleted one as it was.
+      const now = e.kind === "created" ? currentRepo(env, e.repo.id) : e;
+      if (!now) return;
+      const { repo, owner } = now;
       const payload: RepositoryPayload = {
         action: e.kind,
-        repository: repoJson(env, e.repo, e.owner, "owner"),
-        organization: userJson(env, e.owner),
+        repository: repoJson(env, repo, owner, "owner"),
+        organization: userJson(env, owner),
         sender: userJson(env, e.doer),
       };
-      return fire(env, "repository", payload, e.repo, e.owner);
+      return fire(env, "repository", payload, repo, owner);
     }
     case "forked": {
+      const now = currentRepo(env, e.repo.id) ?? e;
       const payload: ForkPayload = {
         forkee: repoJson(env, e.source, e.sourceOwner, { doer: e.doer }),
-        repository: repoJson(env, e.repo, e.owner, { doer: e.doer }),
+        repository: repoJson(env, now.repo, now.owner, { doer: e.doer }),
         sender: userJson(env, e.doer),
       };
       return fire(env, "fork", payload, e.source, e.sourceOwner);

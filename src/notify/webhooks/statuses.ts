@@ -1,3 +1,4 @@
+import type { Env } from "../../services/env.ts";
 import type { CommitStatusEvent } from "../../services/status/events.ts";
 import type { CommitStatusPayload } from "../../services/webhook/payload-types.ts";
 import { anyHookWants, commitWithFiles, currentRepo, userById } from "../../services/webhook/sources.ts";
@@ -11,8 +12,8 @@ const utc = (unix: number) => new Date(unix * 1000).toISOString().replace(/\.\d{
  * a PayloadCommit, times in UTC, a relative target URL made absolute, the repository with owner
  * access and the status's creator as sender.
  */
-export async function onCommitStatus(e: CommitStatusEvent): Promise<void> {
-  const { env, status } = e;
+export async function onCommitStatus(env: Env, e: CommitStatusEvent): Promise<void> {
+  const { status } = e;
   const where = currentRepo(env, e.repoId);
   const creator = userById(env, status.creatorId);
   if (!where || !creator) return;

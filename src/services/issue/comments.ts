@@ -142,9 +142,9 @@ export function createComment(env: Env, doer: UserRow, ic: IssueContext, body: s
     });
     comments.recountIssueComments(tx, ic.issue.id);
     const issue = issues.updateIssue(tx, ic.issue.id, { updatedUnix: now })!;
+    issueChanged(tx, env, { kind: "commented", issue, comment, repo: ic.repo, doer });
     return { comment, issue };
   });
-  issueChanged(env, { kind: "commented", issue, comment, repo: ic.repo, doer });
   return commentViews(env, ic, [comment], [issue])[0]!;
 }
 
@@ -163,13 +163,14 @@ function requireCommentAuthor(doer: UserRow, cc: CommentContext): void {
 export function editComment(env: Env, doer: UserRow, cc: CommentContext, body: string): CommentView | undefined {
   requireCommentAuthor(doer, cc);
   if (!WITH_CONTENT.has(cc.comment.type)) return undefined;
-  let comment = cc.comment;
-  if (body !== comment.content) {
-    comment = writeTx(env.db, (tx) =>
-      comments.updateComment(tx, comment.id, { content: body, contentVersion: comment.contentVersion + 1, updatedUnix: nowUnix() })!,
-    );
-  }
-  issueChanged(env, { kind: "comment-edited", issue: cc.issue, comment, oldContent: cc.comment.content, repo: cc.repo, doer });
+  // Gitea announces the edit even when the text stayed the same.
+  const comment = writeTx(env.db, (tx) => {
+    const old = cc.comment;
+    const updated =
+      body !== old.content ? comments.updateComment(tx, old.id, { content: body, contentVersion: old.contentVersion + 1, updatedUnix: nowUnix() })! : old;
+    issueChanged(tx, env, { kind: "comment-edited", issue: cc.issue, comment: updated, oldContent: old.content, repo: cc.repo, doer });
+    return updated;
+  });
   return commentView(env, { ...cc, comment });
 }
 
@@ -187,7 +188,7 @@ export function deleteComment(env: Env, doer: UserRow, cc: CommentContext): void
     deleteCommentReactions(tx, cc.comment.id);
     comments.deleteCommentRow(tx, cc.comment.id);
     comments.recountIssueComments(tx, cc.issue.id);
+    issueChanged(tx, env, { kind: "comment-deleted", issue: cc.issue, comment: cc.comment, repo: cc.repo, doer });
   });
   removeAttachmentFiles(env, files);
-  issueChanged(env, { kind: "comment-deleted", issue: cc.issue, comment: cc.comment, repo: cc.repo, doer });
 }

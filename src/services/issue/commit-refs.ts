@@ -41,10 +41,10 @@ export function applyCommitKeywords(env: Env, repo: RepoRow, owner: UserRow, pus
       const close = ref.action === "closes";
       if (issue.isClosed === close) continue;
       if (close && issues.countOpenDependencies(env.db, issue.id) > 0) continue;
-      const changed: IssueRow = writeTx(env.db, (tx) =>
-        changeIssueState(tx, issue, pusher, close, { commitSha: commit.oid }),
-      );
-      issueChanged(env, { kind: "edited", issue: changed, before: issue, repo, doer: pusher, commitId: commit.oid });
+      writeTx(env.db, (tx) => {
+        const changed: IssueRow = changeIssueState(tx, issue, pusher, close, { commitSha: commit.oid });
+        issueChanged(tx, env, { kind: "edited", issue: changed, before: issue, repo, doer: pusher, commitId: commit.oid });
+      });
     }
   }
 }

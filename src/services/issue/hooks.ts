@@ -1,7 +1,9 @@
 import type { Env } from "../env.ts";
+import { savepoint, type Tx } from "../../db/client.ts";
 import type { CommentRow, IssueRow, RepoRow, UserRow } from "../../db/schema/index.ts";
 import { notifyIssueEvent } from "../notification/issue-events.ts";
 import { issueEvents } from "../events/issue-events.ts";
+import type { HeldEvent } from "../events/bus.ts";
 
 /** Something happened to an issue that others may need to hear about (notifications, webhooks). */
 export type IssueEvent =
@@ -26,8 +28,31 @@ export type IssueEvent =
   | { kind: "labels"; issue: IssueRow; repo: RepoRow; doer: UserRow; cleared: boolean }
   | { kind: "deleted"; issue: IssueRow; repo: RepoRow };
 
-/** Called by the issue services after their transaction committed. */
-export function issueChanged(env: Env, event: IssueEvent): void {
-  if (event.kind !== "labels" && event.kind !== "comment-edited" && event.kind !== "comment-deleted") notifyIssueEvent(env, event);
-  issueEvents.emit(env, event);
+/**
+ * Called by the issue services inside the transaction of the change: the in-app notifications are
+ * written in it (a reader who sees the change sees them), and the event is put on the bus for the
+ * webhooks and other subscribers. Notifications that fail are logged and rolled back alone; the
+ * change stands.
+ */
+export function issueChanged(tx: Tx, env: Env, event: IssueEvent): void {
+  notify(tx, env, event);
+  issueEvents.emit(tx, env, event);
+}
+
+/**
+ * issueChanged for a change that goes on after this transaction (a new pull request's head and
+ * check): the event is held back until the caller releases it (`releaseEvent`).
+ */
+export function issueChangedHeld(tx: Tx, env: Env, event: IssueEvent): HeldEvent {
+  notify(tx, env, event);
+  return issueEvents.hold(tx, env, event);
+}
+
+function notify(tx: Tx, env: Env, event: IssueEvent): void {
+  if (event.kind === "labels" || event.kind === "comment-edited" || event.kind === "comment-deleted") return;
+  try {
+    savepoint(tx, (sp) => notifyIssueEvent(sp, env, event));
+  } catch (err) {
+    env.log.error("notifications not recorded", { issue: event.issue.id, error: (err as Error)?.stack ?? String(err) });
+  }
 }

@@ -62,7 +62,7 @@ export function createIssue(env: Env, doer: UserRow, rc: RepoContext, input: Cre
   const assigneeIds = writer ? resolveAssignees(env, rc, [input.assignee ?? "", ...(input.assignees ?? [])], false) : [];
   const milestoneId = writer ? (input.milestone ?? 0) : 0;
   requireMilestone(env, rc, milestoneId);
-  const issue = writeTx(env.db, (tx) => {
+  return writeTx(env.db, (tx) => {
     let issue = insertIssueTx(tx, doer, rc, {
       title: input.title,
       content: input.body ?? "",
@@ -78,10 +78,9 @@ export function createIssue(env: Env, doer: UserRow, rc: RepoContext, input: Cre
       issues.recountRepoIssues(tx, rc.repo.id);
       recountMilestone(tx, milestoneId);
     }
+    issueChanged(tx, env, { kind: "created", issue, repo: rc.repo, doer });
     return issue;
   });
-  issueChanged(env, { kind: "created", issue, repo: rc.repo, doer });
-  return issue;
 }
 
 /** An issue or pull request row as the caller decided it (permissions and references already checked). */
@@ -99,7 +98,7 @@ export interface NewIssueFields {
 /**
  * Inserts an issue (or the issue row of a pull request) inside the caller's transaction: the next
  * index of the shared sequence, labels, assignees, and the repository's and milestone's counters.
- * The caller reports the creation (issueChanged) once its transaction committed.
+ * The caller reports the creation (issueChanged) in its transaction.
  */
 export function insertIssueTx(tx: Tx, doer: UserRow, rc: RepoContext, f: NewIssueFields): IssueRow {
   const now = nowUnix();
@@ -157,10 +156,10 @@ export function editIssue(env: Env, doer: UserRow, ic: IssueContext, input: Edit
   }
   const now = nowUnix();
   const before = ic.issue;
-  let assigned: number[] = [];
-  let unassigned: number[] = [];
-  const issue = writeTx(env.db, (tx) => {
+  return writeTx(env.db, (tx) => {
     let issue = before;
+    let assigned: number[] = [];
+    let unassigned: number[] = [];
     const patch: Partial<IssueRow> = {};
     if (input.title && input.title !== issue.title) {
       recordEvent(tx, issue, doer, CommentType.ChangeTitle, { oldTitle: issue.title, newTitle: input.title });
@@ -199,10 +198,9 @@ export function editIssue(env: Env, doer: UserRow, ic: IssueContext, input: Edit
     recountMilestone(tx, before.milestoneId);
     recountMilestone(tx, issue.milestoneId);
     if (before.isClosed !== issue.isClosed) recountLabels(tx, labelIdsOfIssue(tx, issue.id));
+    issueChanged(tx, env, { kind: "edited", issue, before, repo: ic.repo, doer, assigned, unassigned });
     return issue;
   });
-  issueChanged(env, { kind: "edited", issue, before, repo: ic.repo, doer, assigned, unassigned });
-  return issue;
 }
 
 /** Gitea stores the deadline change as "new|old" dates in the event's content. */
@@ -236,10 +234,10 @@ export async function deleteIssue(env: Env, ic: IssueContext): Promise<void> {
     issues.recountRepoIssues(tx, issue.repoId);
     recountMilestone(tx, issue.milestoneId);
     recountLabels(tx, labelIds);
+    issueChanged(tx, env, { kind: "deleted", issue, repo: ic.repo });
   });
   removeAttachmentFiles(env, files);
   if (gitDir && repoDirExists(gitDir)) await deleteRefsUnder(gitDir, `refs/pull/${issue.index}/`);
-  issueChanged(env, { kind: "deleted", issue, repo: ic.repo });
 }
 
 /** Which units' issues a listing may include for this doer. */

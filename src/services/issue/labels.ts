@@ -188,8 +188,8 @@ export function changeIssueLabels(env: Env, ic: IssueContext, doer: UserRow, cha
     if (change === "add") addLabelsTx(tx, ic.issue, ic.repo, doer, list);
     else if (change === "replace") replaceLabelsTx(tx, ic.issue, ic.repo, doer, list);
     else clearLabelsTx(tx, ic.issue, ic.repo, doer);
+    issueChanged(tx, env, { kind: "labels", issue: ic.issue, repo: ic.repo, doer, cleared: change === "clear" });
   });
-  issueChanged(env, { kind: "labels", issue: ic.issue, repo: ic.repo, doer, cleared: change === "clear" });
 }
 
 /** Takes one label off an issue (Gitea's DeleteIssueLabel); a label the issue does not carry changes nothing. */
@@ -198,8 +198,8 @@ export function removeIssueLabel(env: Env, ic: IssueContext, doer: UserRow, labe
     const work = new IssueLabeling(tx, ic.issue, ic.repo, doer);
     work.remove(label);
     work.finish();
+    issueChanged(tx, env, { kind: "labels", issue: ic.issue, repo: ic.repo, doer, cleared: false });
   });
-  issueChanged(env, { kind: "labels", issue: ic.issue, repo: ic.repo, doer, cleared: false });
 }
 
 /** An issue's labels by name, as the API lists them. */

@@ -1,5 +1,5 @@
 import type { Env } from "../env.ts";
-import { writeTx } from "../../db/client.ts";
+import type { Tx } from "../../db/client.ts";
 import { CommentType, NotificationSource, type IssueRow, type RepoRow, type UserRow } from "../../db/schema/index.ts";
 import * as notifications from "../../models/notification.ts";
 import * as users from "../../models/user.ts";
@@ -27,24 +27,25 @@ interface Delivery {
  * - commented: the watchers and the users the comment mentions;
  * - deleted: the issue's threads go.
  * Nobody hears of their own doing, and nobody who cannot read the issue is told about it.
+ * Runs inside the change's transaction `tx` (reads too: they see the change).
  */
-export function notifyIssueEvent(env: Env, event: IssueEvent): void {
+export function notifyIssueEvent(tx: Tx, env: Env, event: IssueEvent): void {
   if (event.kind === "deleted") {
-    writeTx(env.db, (tx) => notifications.deleteIssueNotifications(tx, event.issue.id));
+    notifications.deleteIssueNotifications(tx, event.issue.id);
     return;
   }
   const { issue, repo, doer } = event;
-  const owner = users.getUserById(env.db, repo.ownerId);
+  const owner = users.getUserById(tx, repo.ownerId);
   if (!owner) return;
   const deliveries: Delivery[] = [];
-  const mentioned = (content: string) => resolveMentions(env, issue, repo, owner, doer, content).map((u) => u.id);
+  const mentioned = (content: string) => resolveMentions(tx, env, issue, repo, owner, doer, content).map((u) => u.id);
   const assignment = (uid: number): Delivery => ({
     to: [uid],
-    commentId: notifications.latestCommentOfTypes(env.db, issue.id, [CommentType.Assignees], uid)?.id ?? 0,
+    commentId: notifications.latestCommentOfTypes(tx, issue.id, [CommentType.Assignees], uid)?.id ?? 0,
   });
   switch (event.kind) {
     case "created":
-      for (const uid of assigneeIdsOfIssues(env.db, [issue.id]).get(issue.id) ?? []) deliveries.push(assignment(uid));
+      for (const uid of assigneeIdsOfIssues(tx, [issue.id]).get(issue.id) ?? []) deliveries.push(assignment(uid));
       deliveries.push({ to: "watchers", commentId: 0 });
       deliveries.push({ to: mentioned(issue.content), commentId: 0 });
       break;
@@ -52,7 +53,7 @@ export function notifyIssueEvent(env: Env, event: IssueEvent): void {
       for (const uid of event.assigned ?? []) deliveries.push(assignment(uid));
       if (event.before.isClosed !== issue.isClosed) {
         const type = issue.isClosed ? CommentType.Close : CommentType.Reopen;
-        deliveries.push({ to: "watchers", commentId: notifications.latestCommentOfTypes(env.db, issue.id, [type])?.id ?? 0 });
+        deliveries.push({ to: "watchers", commentId: notifications.latestCommentOfTypes(tx, issue.id, [type])?.id ?? 0 });
       }
       break;
     case "commented":
@@ -60,32 +61,30 @@ export function notifyIssueEvent(env: Env, event: IssueEvent): void {
       deliveries.push({ to: mentioned(event.comment.content), commentId: event.comment.id });
       break;
   }
-  deliver(env, issue, repo, owner, doer, deliveries);
+  deliver(tx, env, issue, repo, owner, doer, deliveries);
 }
 
-function deliver(env: Env, issue: IssueRow, repo: RepoRow, owner: UserRow, doer: UserRow, deliveries: Delivery[]): void {
+function deliver(tx: Tx, env: Env, issue: IssueRow, repo: RepoRow, owner: UserRow, doer: UserRow, deliveries: Delivery[]): void {
   const batches = deliveries.map((d) => ({
     commentId: d.commentId,
-    to: (d.to === "watchers" ? notifications.issueAudience(env.db, issue.id, repo.id) : d.to).filter((id) => id !== doer.id),
+    to: (d.to === "watchers" ? notifications.issueAudience(tx, issue.id, repo.id) : d.to).filter((id) => id !== doer.id),
   }));
   const readers = canReadIssue(env, issue, repo, owner, batches.flatMap((b) => b.to));
   const now = nowUnix();
-  writeTx(env.db, (tx) => {
-    for (const batch of batches) {
-      for (const userId of batch.to) {
-        if (!readers.has(userId)) continue;
-        notifications.upsertIssueNotification(tx, {
-          userId,
-          repoId: repo.id,
-          issueId: issue.id,
-          source: issue.isPull ? NotificationSource.PullRequest : NotificationSource.Issue,
-          commentId: batch.commentId,
-          updatedBy: doer.id,
-          unix: now,
-        });
-      }
+  for (const batch of batches) {
+    for (const userId of batch.to) {
+      if (!readers.has(userId)) continue;
+      notifications.upsertIssueNotification(tx, {
+        userId,
+        repoId: repo.id,
+        issueId: issue.id,
+        source: issue.isPull ? NotificationSource.PullRequest : NotificationSource.Issue,
+        commentId: batch.commentId,
+        updatedBy: doer.id,
+        unix: now,
+      });
     }
-  });
+  }
 }
 
 /** Gitea's CheckRepoUnitUser on each receiver: only those who can read the issue's unit. */

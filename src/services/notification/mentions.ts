@@ -1,5 +1,5 @@
 import type { Env } from "../env.ts";
-import { writeTx } from "../../db/client.ts";
+import type { Tx } from "../../db/client.ts";
 import { UserType, type IssueRow, type RepoRow, type UserRow } from "../../db/schema/index.ts";
 import * as users from "../../models/user.ts";
 import { markMentioned } from "../../models/issue.ts";
@@ -28,16 +28,16 @@ export function findMentions(content: string): string[] {
 /**
  * Gitea's FindAndUpdateIssueMentions for users: who `content` mentions among active individual
  * accounts that can read the issue, never the doer, recorded on the issue for the `mentioned_by`
- * filter. Team mentions (`@org/team`) are not expanded.
+ * filter (in `tx`, the transaction of the text's change). Team mentions (`@org/team`) are not expanded.
  */
-export function resolveMentions(env: Env, issue: IssueRow, repo: RepoRow, owner: UserRow, doer: UserRow, content: string): UserRow[] {
+export function resolveMentions(tx: Tx, env: Env, issue: IssueRow, repo: RepoRow, owner: UserRow, doer: UserRow, content: string): UserRow[] {
   const names = findMentions(content).filter((n) => !n.includes("/") && n !== doer.lowerName);
   if (names.length === 0) return [];
   const unit = issue.isPull ? "pulls" : "issues";
   const mentioned = names
-    .map((name) => users.getUserByName(env.db, name))
+    .map((name) => users.getUserByName(tx, name))
     .filter((u): u is UserRow => u !== undefined && u.type === UserType.Individual && u.isActive)
     .filter((u) => repoPermission(env, u, repo, owner).canRead(unit));
-  if (mentioned.length) writeTx(env.db, (tx) => markMentioned(tx, issue.id, mentioned.map((u) => u.id)));
+  if (mentioned.length) markMentioned(tx, issue.id, mentioned.map((u) => u.id));
   return mentioned;
 }

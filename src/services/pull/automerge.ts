@@ -15,7 +15,8 @@ import { Conflict, Forbidden, HearthError, NotFound } from "../../lib/errors.ts"
 import { nowUnix } from "../../lib/time.ts";
 import { readBranchHead } from "../../git/refs.ts";
 import { recordEvent } from "../issue/events.ts";
-import { onCommitStatus } from "../status/events.ts";
+import { commitStatusEvents } from "../status/events.ts";
+import { EVENTS_QUEUE } from "../events/bus.ts";
 import { latestStatuses, requiredContextsPass } from "../status/combine.ts";
 import { protectionRuleFor } from "../protection/rules.ts";
 import { mailPullMerged } from "../mail/pull-merged.ts";
@@ -73,9 +74,13 @@ export function queueAutoMerge(env: Env, pullId: number): void {
   queues.set(env, (queues.get(env) ?? Promise.resolve()).then(run));
 }
 
-/** Resolves when every automerge queued so far has been looked at (tests, shutdown). */
-export function autoMergeIdle(env: Env): Promise<void> {
-  return queues.get(env) ?? Promise.resolve();
+/**
+ * Resolves when every automerge queued so far has been looked at (tests, shutdown), those that
+ * statuses announced on the event bus included: needs the queue's workers running.
+ */
+export async function autoMergeIdle(env: Env): Promise<void> {
+  await env.queue.idle(EVENTS_QUEUE);
+  await (queues.get(env) ?? Promise.resolve());
 }
 
 /** The scheduled merges waiting on a commit of a repository (statuses arrive per commit). */
@@ -91,11 +96,11 @@ export async function queueAutoMergesForCommit(env: Env, repoId: number, sha: st
 
 let listening = false;
 
-/** Subscribes automerge to stored commit statuses; called once at start-up. */
+/** Subscribes automerge to stored commit statuses (from the event bus); called once at start-up. */
 export function startAutoMerge(): void {
   if (listening) return;
   listening = true;
-  onCommitStatus(({ env, repoId, sha }) => queueAutoMergesForCommit(env, repoId, sha));
+  commitStatusEvents.subscribe((env, { repoId, sha }) => queueAutoMergesForCommit(env, repoId, sha));
 }
 
 /** Whether the base branch's required statuses pass on the head (no rule, or no status check: they do). */

@@ -13,7 +13,8 @@ import { resolveRevision } from "../../git/objects.ts";
 import { repoPermission } from "../../auth/permission.ts";
 import { gitDirOf, type RepoContext } from "../repo/lookup.ts";
 import { insertIssueTx } from "../issue/issues.ts";
-import { issueChanged } from "../issue/hooks.ts";
+import { issueChangedHeld } from "../issue/hooks.ts";
+import { releaseEvent } from "../events/bus.ts";
 import { computePullCheck, storedCheck } from "./check.ts";
 import { syncPullHead } from "./head-ref.ts";
 import { commitsSince, recordPushComment } from "./push-comment.ts";
@@ -138,18 +139,27 @@ export async function createPull(env: Env, doer: UserRow, rc: RepoContext, input
       baseBranch: input.base,
       status: PullStatus.Checking,
     });
-    return { issue, pull };
+    // Recorded with the request, announced once its head and check are in (below).
+    const announced = issueChangedHeld(tx, env, { kind: "created", issue, repo: rc.repo, doer });
+    return { issue, pull, announced };
   });
-  const { issue } = created;
+  const { issue, announced } = created;
   let { pull } = created;
 
-  const headSha = await syncPullHead(env, pull);
-  const check = await computePullCheck(env, pull);
-  pull = pulls.updatePullIfUnmerged(env.db, pull.id, storedCheck(check)) ?? pull;
-  if (headSha && check.mergeBase) {
-    const commitIds = await commitsSince(baseGitDir, headSha, check.mergeBase);
-    if (commitIds.length) writeTx(env.db, (tx) => recordPushComment(tx, issue, doer.id, commitIds, false));
+  try {
+    const headSha = await syncPullHead(env, pull);
+    const check = await computePullCheck(env, pull);
+    const commitIds = headSha && check.mergeBase ? await commitsSince(baseGitDir, headSha, check.mergeBase) : [];
+    pull = writeTx(env.db, (tx) => {
+      const checked = pulls.updatePullIfUnmerged(tx, pull.id, storedCheck(check)) ?? pull;
+      if (commitIds.length) recordPushComment(tx, issue, doer.id, commitIds, false);
+      releaseEvent(tx, env, announced);
+      return checked;
+    });
+  } catch (err) {
+    // The request exists: it is announced as it stands.
+    writeTx(env.db, (tx) => releaseEvent(tx, env, announced));
+    throw err;
   }
-  issueChanged(env, { kind: "created", issue, repo: rc.repo, doer });
   return { issue, pull };
 }

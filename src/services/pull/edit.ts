@@ -60,9 +60,9 @@ async function changeTargetBranch(env: Env, doer: UserRow, pc: PullContext, pull
   const updated = writeTx(env.db, (tx) => {
     const updated = pulls.updatePull(tx, pull.id, { baseBranch: target, ...storedCheck(check) })!;
     recordEvent(tx, pc.issue, doer, CommentType.ChangeTargetBranch, { oldRef: pull.baseBranch, newRef: target });
+    pullEvents.emit(tx, env, { kind: "retargeted", pull: updated, issue: pc.issue, repo: pc.repo, doer, oldBranch: pull.baseBranch });
     return updated;
   });
-  pullEvents.emit(env, { kind: "retargeted", pull: updated, issue: pc.issue, repo: pc.repo, doer, oldBranch: pull.baseBranch });
   return updated;
 }
 

@@ -140,17 +140,18 @@ export async function performMerge(env: Env, job: MergeJob): Promise<PullRequest
 
 function finishMerge(env: Env, job: MergeJob | ManualMergeJob, record: Parameters<typeof recordMerged>[4]): PullRequestRow {
   const before = job.issue;
-  let closedByMerge: IssueRow[] = [];
   const merged = writeTx(env.db, (tx) => {
     const merged = recordMerged(tx, job.pull, job.issue, job.doer, record);
     if (!merged) return undefined;
-    closedByMerge = applyClosingReferences(tx, job.issue, job.base.repo, job.doer, record.mergedCommitId);
+    const closedByMerge: IssueRow[] = applyClosingReferences(tx, job.issue, job.base.repo, job.doer, record.mergedCommitId);
+    issueChanged(tx, env, { kind: "edited", issue: { ...before, isClosed: true }, before, repo: job.base.repo, doer: job.doer });
+    for (const target of closedByMerge) {
+      const was = { ...target, isClosed: !target.isClosed };
+      issueChanged(tx, env, { kind: "edited", issue: target, before: was, repo: job.base.repo, doer: job.doer, commitId: record.mergedCommitId });
+    }
     return merged;
   });
   if (!merged) throw new HearthError(405, "The PR is already merged");
-  const issue = { ...before, isClosed: true };
-  issueChanged(env, { kind: "edited", issue, before, repo: job.base.repo, doer: job.doer });
-  for (const target of closedByMerge) issueChanged(env, { kind: "edited", issue: target, before: { ...target, isClosed: !target.isClosed }, repo: job.base.repo, doer: job.doer, commitId: record.mergedCommitId });
   return merged;
 }
 

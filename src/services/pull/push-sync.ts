@@ -75,7 +75,7 @@ async function syncBranch(env: Env, repoId: number, pusherId: number, branch: st
       if (commitIds.length) writeTx(env.db, (tx) => recordPushComment(tx, issue, pusherId, commitIds, force));
       await reviewsAfterPush(env, pull, issue, pusherId, before, after);
       const pusher = getUserById(env.db, pusherId);
-      if (pusher) pullEvents.emit(env, { kind: "synchronized", pull, issue, repo: base.repo, doer: pusher });
+      if (pusher) writeTx(env.db, (tx) => pullEvents.emit(tx, env, { kind: "synchronized", pull, issue, repo: base.repo, doer: pusher }));
     }
     await recheckPull(env, pull.id);
   }

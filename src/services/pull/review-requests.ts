@@ -161,27 +161,28 @@ export function changeReviewRequests(env: Env, doer: UserRow, pc: PullContext, n
   const { reviewers, teams } = resolveNames(env, pc, names, teamNames);
   const made: ReviewRow[] = [];
   const kind = add ? "review-requested" : "review-request-removed";
-  const announce = (reviewer: UserRow) => pullEvents.emit(env, { kind, pull: pc.pull, issue: pc.issue, repo: pc.repo, doer, reviewer });
+  const announce = (tx: Tx, reviewer: UserRow) => pullEvents.emit(tx, env, { kind, pull: pc.pull, issue: pc.issue, repo: pc.repo, doer, reviewer });
+  /** Adds (remembering the request) or removes in `tx`; whether anything changed. */
+  const apply = (tx: Tx, addOne: () => ReviewRow | undefined, removeOne: () => boolean): boolean => {
+    if (!add) return removeOne();
+    const review = addOne();
+    if (review) made.push(review);
+    return review !== undefined;
+  };
   for (const reviewer of reviewers) {
     checkUserRequest(env, doer, pc, reviewer, add);
-    const changed = writeTx(env.db, (tx) => {
-      if (!add) return removeUserRequest(tx, env, doer, pc, reviewer);
-      const review = addUserRequest(tx, env, doer, pc, reviewer);
-      if (review) made.push(review);
-      return review !== undefined;
+    writeTx(env.db, (tx) => {
+      const changed = apply(tx, () => addUserRequest(tx, env, doer, pc, reviewer), () => removeUserRequest(tx, env, doer, pc, reviewer));
+      if (changed) announce(tx, reviewer);
     });
-    if (changed) announce(reviewer);
   }
   for (const team of teams) {
     checkTeamRequest(env, doer, pc, team, add);
-    const changed = writeTx(env.db, (tx) => {
-      if (!add) return removeTeamRequest(tx, doer, pc, team);
-      const review = addTeamRequest(tx, env, doer, pc, team);
-      if (review) made.push(review);
-      return review !== undefined;
+    writeTx(env.db, (tx) => {
+      const changed = apply(tx, () => addTeamRequest(tx, env, doer, pc, team), () => removeTeamRequest(tx, doer, pc, team));
+      // Gitea tells each member of the team but the poster.
+      if (changed) for (const member of teamMembers(tx, team.id)) if (member.id !== pc.issue.posterId) announce(tx, member);
     });
-    // Gitea tells each member of the team but the poster.
-    if (changed) for (const member of teamMembers(env.db, team.id)) if (member.id !== pc.issue.posterId) announce(member);
   }
   return made;
 }

@@ -120,12 +120,19 @@ function submitInTx(
   return { review, comment };
 }
 
-/** After a submitted review: watchers and mentioned users hear of it; an approval may complete an automerge. */
-function afterSubmit(env: Env, pc: PullContext, doer: UserRow, review: ReviewRow, comment: CommentRow | undefined): void {
-  if (!comment) return;
-  issueChanged(env, { kind: "commented", issue: pc.issue, comment, repo: pc.repo, doer });
+/** Submits in one transaction with its announcement: watchers and mentioned users hear of it. */
+function submit(env: Env, pc: PullContext, doer: UserRow, s: Parameters<typeof submitInTx>[4]): ReviewRow {
+  const { review } = writeTx(env.db, (tx) => {
+    const done = submitInTx(tx, env, pc, doer, s);
+    if (done.comment) {
+      issueChanged(tx, env, { kind: "commented", issue: pc.issue, comment: done.comment, repo: pc.repo, doer });
+      pullEvents.emit(tx, env, { kind: "reviewed", pull: pc.pull, issue: pc.issue, repo: pc.repo, review: done.review, reviewer: doer });
+    }
+    return done;
+  });
+  // An approval may complete a scheduled merge; looked at once the review is committed.
   if (review.type === ReviewType.Approve) queueAutoMerge(env, pc.pull.id);
-  pullEvents.emit(env, { kind: "reviewed", pull: pc.pull, issue: pc.issue, repo: pc.repo, review, reviewer: doer });
+  return review;
 }
 
 export interface CreateReviewInput {
@@ -159,9 +166,7 @@ export async function createReview(env: Env, doer: UserRow, pc: PullContext, inp
     }
   }
   const stale = isVerdict(type) ? await isStale(pc, gitDir, head, commitId) : false;
-  const { review, comment } = writeTx(env.db, (tx) => submitInTx(tx, env, pc, doer, { type, content: input.body, commitId, stale }));
-  afterSubmit(env, pc, doer, review, comment);
-  return review;
+  return submit(env, pc, doer, { type, content: input.body, commitId, stale });
 }
 
 /** Gitea's SubmitPullReview: a pending review gets its event, made on the current head. */
@@ -175,9 +180,7 @@ export async function submitPendingReview(env: Env, doer: UserRow, pc: PullConte
   requireOpenForVerdict(pc, type);
   const { head } = await headOf(env, pc);
   // Made on the head, so never stale.
-  const done = writeTx(env.db, (tx) => submitInTx(tx, env, pc, doer, { type, content: body, commitId: head, stale: false }));
-  afterSubmit(env, pc, doer, done.review, done.comment);
-  return done.review;
+  return submit(env, pc, doer, { type, content: body, commitId: head, stale: false });
 }
 
 /** A review of the path's request, as Gitea's prepareSingleReview finds it: others' pending reviews are not there. */

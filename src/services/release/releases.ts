@@ -141,9 +141,9 @@ export async function createRelease(env: Env, rc: RepoContext, doer: UserRow, in
             createdUnix: now,
           });
       releases.recountReleases(tx, rc.repo.id);
+      if (!saved.isDraft) releaseEvents.emit(tx, env, { kind: "published", release: saved, repo: rc.repo, owner: rc.owner, doer });
       return saved;
     });
-    if (!row.isDraft) releaseEvents.emit(env, { kind: "published", release: row, repo: rc.repo, owner: rc.owner, doer });
     return viewOf(env, row);
   } catch (err) {
     if (isUniqueViolation(err)) throw alreadyExists(input.tagName);
@@ -191,10 +191,10 @@ export async function editRelease(env: Env, rc: RepoContext, doer: UserRow, rel:
       const saved = releases.updateRelease(tx, rel.id, patch);
       if (!saved) throw new NotFound();
       releases.recountReleases(tx, rc.repo.id);
+      // Gitea: a release whose tag this edit created is published now; any other published one updated.
+      if (!saved.isDraft) releaseEvents.emit(tx, env, { kind: tagged?.created ? "published" : "updated", release: saved, repo: rc.repo, owner: rc.owner, doer });
       return saved;
     });
-    // Gitea: a release whose tag this edit created is published now; any other published one updated.
-    if (!row.isDraft) releaseEvents.emit(env, { kind: tagged?.created ? "published" : "updated", release: row, repo: rc.repo, owner: rc.owner, doer });
     return viewOf(env, row);
   } catch (err) {
     if (isUniqueViolation(err)) throw alreadyExists(tagName);
@@ -215,8 +215,8 @@ export async function deleteRelease(env: Env, rc: RepoContext, rel: ReleaseRow, 
     else releases.deleteReleaseRow(tx, rel.id);
     const assets = releases.deleteReleaseAttachmentRows(tx, rel.id);
     releases.recountReleases(tx, rc.repo.id);
+    if (doer && !rel.isDraft) releaseEvents.emit(tx, env, { kind: "deleted", release: rel, repo: rc.repo, owner: rc.owner, doer });
     return assets;
   });
   removeAttachmentFiles(env, gone);
-  if (doer && !rel.isDraft) releaseEvents.emit(env, { kind: "deleted", release: rel, repo: rc.repo, owner: rc.owner, doer });
 }

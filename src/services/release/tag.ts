@@ -1,4 +1,5 @@
 import type { Env } from "../env.ts";
+import { writeTx } from "../../db/client.ts";
 import type { UserRow } from "../../db/schema/index.ts";
 import { Conflict, HearthError, Invalid, NotFound } from "../../lib/errors.ts";
 import { nowUnix } from "../../lib/time.ts";
@@ -73,7 +74,7 @@ export async function publishTag(
   if (created) {
     // Gitea announces the new tag as a push of it (push and create events).
     const tagId = (await resolveRevision(gitDir, `refs/tags/${input.name}`)) ?? sha1;
-    announceRefChanges(env, repoId, doer, [{ ref: `refs/tags/${input.name}`, old: "0".repeat(tagId.length), new: tagId }]);
+    writeTx(env.db, (tx) => announceRefChanges(tx, env, repoId, doer, [{ ref: `refs/tags/${input.name}`, old: "0".repeat(tagId.length), new: tagId }]));
   }
   return { sha1, numCommits: await countCommits(gitDir, { from: [sha1] }), created };
 }

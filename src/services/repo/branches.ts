@@ -268,9 +268,11 @@ export async function renameBranch(env: Env, rc: RepoContext, from: string, to: 
     }
     if (isDefault) repos.updateRepo(tx, rc.repo.id, { defaultBranch: to, updatedUnix: now });
     if (rule) renameProtectionRule(tx, rc.repo.id, from, to);
+    if (doer) {
+      repoEvents.emit(tx, env, { kind: "ref-deleted", repo: rc.repo, owner: rc.owner, pusher: doer, ref: `refs/heads/${from}` });
+      repoEvents.emit(tx, env, { kind: "ref-created", repo: rc.repo, owner: rc.owner, pusher: doer, ref: `refs/heads/${to}`, sha });
+    }
   });
-  if (doer) repoEvents.emit(env, { kind: "ref-deleted", repo: rc.repo, owner: rc.owner, pusher: doer, ref: `refs/heads/${from}` });
-  if (doer) repoEvents.emit(env, { kind: "ref-created", repo: rc.repo, owner: rc.owner, pusher: doer, ref: `refs/heads/${to}`, sha });
 }
 
 export interface UpdateBranchInput {

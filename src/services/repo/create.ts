@@ -19,6 +19,7 @@ import { initialFiles, labelTemplate } from "./templates/index.ts";
 import { insertLabel } from "../../models/label.ts";
 import { watchRepo } from "./watch.ts";
 import { repoEvents } from "../events/repo-events.ts";
+import { releaseEvent, withdrawEvent } from "../events/bus.ts";
 import { copyDefaultHooksToRepo } from "../webhook/hooks.ts";
 
 export interface CreateRepoInput {
@@ -120,7 +121,7 @@ export async function createRepo(env: Env, input: CreateRepoInput): Promise<Repo
   checkCreationLimit(env, input.owner, input.doer);
 
   const now = nowUnix();
-  const repo = writeTx(env.db, (tx) => {
+  const created = writeTx(env.db, (tx) => {
     if (repos.getRepoByOwner(tx, input.owner.id, input.name)) {
       throw new Conflict("The repository with the same name already exists.");
     }
@@ -148,14 +149,17 @@ export async function createRepo(env: Env, input: CreateRepoInput): Promise<Repo
     watchRepo(env, input.doer.id, row.id, tx);
     // Gitea copies the site's default webhooks into every new repository (CopyDefaultWebhooksToRepo).
     copyDefaultHooksToRepo(env, tx, row.id);
-    return row;
+    // Announced with the row, held back until the git repository is there too.
+    const announced = repoEvents.hold(tx, env, { kind: "created", repo: row, owner: input.owner, doer: input.doer });
+    return { row, announced };
   });
 
-  const path = gitDirOf(env, input.owner, repo);
+  const path = gitDirOf(env, input.owner, created.row);
+  const repo = created.row;
   try {
     await initBareRepo(path, { defaultBranch, objectFormat, hookCommand: selfCommand() });
     if (files.length === 0) {
-      repoEvents.emit(env, { kind: "created", repo, owner: input.owner, doer: input.doer });
+      writeTx(env.db, (tx) => releaseEvent(tx, env, created.announced));
       return repo;
     }
     const signature = { name: input.doer.fullName || input.doer.name, email: input.doer.email, unix: now };
@@ -178,13 +182,16 @@ export async function createRepo(env: Env, input: CreateRepoInput): Promise<Repo
           now,
         );
       }
+      releaseEvent(tx, env, created.announced);
       return repos.updateRepo(tx, repo.id, { isEmpty: false })!;
     });
-    repoEvents.emit(env, { kind: "created", repo: done, owner: input.owner, doer: input.doer });
     return done;
   } catch (err) {
     removeRepo(path);
-    writeTx(env.db, (tx) => repos.deleteRepoRow(tx, repo.id));
+    writeTx(env.db, (tx) => {
+      repos.deleteRepoRow(tx, repo.id);
+      withdrawEvent(tx, env, created.announced);
+    });
     throw err;
   }
 }

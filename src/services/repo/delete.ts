@@ -40,6 +40,7 @@ export function deleteRepo(env: Env, owner: UserRow, repo: RepoRow, doer?: UserR
       deleteRepoVariables(tx, repo.id);
       repos.deleteRepoRow(tx, repo.id);
       recountOrgLabels(tx, repo.ownerId);
+      if (doer) repoEvents.emit(tx, env, { kind: "deleted", repo, owner, doer });
     });
   } catch (err) {
     if (moved) renameSync(trash, path);
@@ -49,7 +50,6 @@ export function deleteRepo(env: Env, owner: UserRow, repo: RepoRow, doer?: UserR
   // The attachment rows went with the repository (cascade); their files go now.
   removeAttachmentFiles(env, files);
   removeRepoAvatarFile(env, repo.avatar);
-  if (doer) repoEvents.emit(env, { kind: "deleted", repo, owner, doer });
 }
 
 /** Every repository an account owns, for deleting the account with purge. */

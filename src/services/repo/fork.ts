@@ -17,6 +17,7 @@ import { getUserByName } from "../../models/user.ts";
 import { isOrgMember } from "../../models/org.ts";
 import { viewerFilter, type Paging } from "./list.ts";
 import { repoEvents } from "../events/repo-events.ts";
+import { releaseEvent, withdrawEvent } from "../events/bus.ts";
 import { copyDefaultHooksToRepo } from "../webhook/hooks.ts";
 
 export interface ForkInput {
@@ -92,7 +93,7 @@ export async function forkRepo(env: Env, input: ForkInput): Promise<RepoRow> {
 
   const now = nowUnix();
   const src = source.repo;
-  const fork = writeTx(env.db, (tx) => {
+  const created = writeTx(env.db, (tx) => {
     if (repos.getRepoByOwner(tx, owner.id, name)) {
       throw new Conflict(`repository already exists [uname: ${owner.name}, name: ${name}]`);
     }
@@ -128,13 +129,17 @@ export async function forkRepo(env: Env, input: ForkInput): Promise<RepoRow> {
     watchModel.addWatch(tx, doer.id, row.id, now);
     // Gitea copies the site's default webhooks into every new repository (CopyDefaultWebhooksToRepo).
     copyDefaultHooksToRepo(env, tx, row.id);
-    return row;
+    // Announced with the row, held back until the git repository is there too.
+    const announced = repoEvents.hold(tx, env, { kind: "forked", repo: row, owner, source: src, sourceOwner: source.owner, doer });
+    return { row, announced };
   });
+  const fork = created.row;
 
   const cleanup = () =>
     writeTx(env.db, (tx) => {
       repos.incrementForks(tx, src.id, -1);
       repos.deleteRepoRow(tx, fork.id);
+      withdrawEvent(tx, env, created.announced);
     });
   const path = gitDirOf(env, owner, fork);
   if (repoDirExists(path)) {
@@ -155,9 +160,9 @@ export async function forkRepo(env: Env, input: ForkInput): Promise<RepoRow> {
         heads.map((h) => ({ name: h.name, commitId: h.commitId, commitMessage: h.subject, commitUnix: h.commitUnix, pusherId: doer.id })),
         now,
       );
+      releaseEvent(tx, env, created.announced);
       return repos.getRepoById(tx, fork.id)!;
     });
-    repoEvents.emit(env, { kind: "forked", repo: done, owner, source: src, sourceOwner: source.owner, doer });
     return done;
   } catch (err) {
     removeRepo(path);

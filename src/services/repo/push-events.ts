@@ -5,7 +5,8 @@ import * as users from "../../models/user.ts";
 import { listCommitIds } from "../../git/log.ts";
 import { readCommits, resolveRevision, type Commit } from "../../git/objects.ts";
 import { fileStatuses } from "../../git/diff.ts";
-import { repoEvents, type PushedCommit } from "../events/repo-events.ts";
+import { writeTx, type Tx } from "../../db/client.ts";
+import { repoEvents, type PushedCommit, type RepoEvent } from "../events/repo-events.ts";
 import { applyCommitKeywords } from "../issue/commit-refs.ts";
 import { gitDirOf } from "./lookup.ts";
 
@@ -14,8 +15,9 @@ import { gitDirOf } from "./lookup.ts";
  * also treats as a push) into what Gitea's pushUpdates announces, in its order: for a tag, a push
  * (with the tagged commit as head and no commits) then create, or a push with nothing then delete;
  * for a branch, create first when it is new, the closing keywords of its new commits, then the push;
- * delete alone when it goes. Runs in the background, one push after another per process, so the
- * git client or API caller never waits for it.
+ * delete alone when it goes. Recorded as a work-queue item in the transaction that records the
+ * ref change, and worked out in the background from that queue, one push after another, so the
+ * git client or API caller never waits for it and a crash or restart does not lose it.
  */
 
 /** Gitea's `[ui] FEED_MAX_COMMIT_NUM` default: how many commits a push payload lists. */
@@ -32,24 +34,53 @@ export interface RefChange {
 }
 
 const isZero = (sha: string) => /^0+$/.test(sha);
-const queues = new WeakMap<Env, Promise<void>>();
 
-export function announceRefChanges(env: Env, repoId: number, pusher: UserRow, changes: RefChange[]): void {
-  const relevant = changes.filter((c) => c.ref.startsWith("refs/heads/") || c.ref.startsWith("refs/tags/"));
-  if (relevant.length === 0) return;
-  const run = async () => {
-    try {
-      await announce(env, repoId, pusher, relevant);
-    } catch (err) {
-      env.log.error("announcing a push failed", { repo: repoId, error: (err as Error)?.stack ?? String(err) });
-    }
-  };
-  queues.set(env, (queues.get(env) ?? Promise.resolve()).then(run));
+/** The work queue of ref changes waiting to be announced; an item is an Announcement. */
+export const PUSH_ANNOUNCE_QUEUE = "push-announce";
+
+interface Announcement {
+  repoId: number;
+  pusherId: number;
+  changes: RefChange[];
 }
 
-/** Resolves when every push announced so far has been turned into events (tests, shutdown). */
+/** Records, in `tx` (the transaction that records the ref change), that these ref changes are to be announced. */
+export function announceRefChanges(tx: Tx, env: Env, repoId: number, pusher: UserRow, changes: RefChange[]): void {
+  const relevant = changes.filter((c) => c.ref.startsWith("refs/heads/") || c.ref.startsWith("refs/tags/"));
+  if (relevant.length === 0) return;
+  env.queue.put(tx, PUSH_ANNOUNCE_QUEUE, { repoId, pusherId: pusher.id, changes: relevant } satisfies Announcement);
+}
+
+/**
+ * Registers the announcing worker: one push at a time, in the order they were recorded. A failure
+ * is logged, not retried: the events announced before it would be repeated.
+ */
+export function registerPushAnnouncements(env: Env): void {
+  env.queue.register<Announcement>(
+    PUSH_ANNOUNCE_QUEUE,
+    async ({ repoId, pusherId, changes }) => {
+      const pusher = users.getUserById(env.db, pusherId);
+      if (!pusher) return;
+      try {
+        await announce(env, repoId, pusher, changes);
+      } catch (err) {
+        env.log.error("announcing a push failed", { repo: repoId, error: (err as Error)?.stack ?? String(err) });
+      }
+    },
+    { concurrency: 1 },
+  );
+}
+
+/** Resolves when every push recorded so far has been turned into events (tests); needs the queue's workers running. */
 export function refAnnouncementsIdle(env: Env): Promise<void> {
-  return queues.get(env) ?? Promise.resolve();
+  return env.queue.idle(PUSH_ANNOUNCE_QUEUE);
+}
+
+/** Puts events on the bus, in one transaction of their own (they tell of a ref change already made). */
+function emit(env: Env, ...events: RepoEvent[]): void {
+  writeTx(env.db, (tx) => {
+    for (const event of events) repoEvents.emit(tx, env, event);
+  });
 }
 
 async function announce(env: Env, repoId: number, pusher: UserRow, changes: RefChange[]): Promise<void> {
@@ -62,24 +93,26 @@ async function announce(env: Env, repoId: number, pusher: UserRow, changes: RefC
     const base = { repo, owner, pusher, ref: change.ref };
     if (change.ref.startsWith("refs/tags/")) {
       if (isZero(change.new)) {
-        repoEvents.emit(env, { kind: "push", ...base, old: change.old, new: change.new, commits: [], total: 0, compare: "" });
-        repoEvents.emit(env, { kind: "ref-deleted", ...base });
+        emit(env, { kind: "push", ...base, old: change.old, new: change.new, commits: [], total: 0, compare: "" }, { kind: "ref-deleted", ...base });
       } else {
         const tip = await resolveRevision(gitDir, change.new, "commit");
         const [head] = tip ? await pushedCommits(gitDir, [tip]) : [];
         const compare = compareUrl(repo, owner, "0".repeat(change.new.length), change.new);
-        repoEvents.emit(env, { kind: "push", ...base, old: "0".repeat(change.new.length), new: change.new, commits: [], total: 0, head, compare });
-        repoEvents.emit(env, { kind: "ref-created", ...base, sha: change.new });
+        emit(
+          env,
+          { kind: "push", ...base, old: "0".repeat(change.new.length), new: change.new, commits: [], total: 0, head, compare },
+          { kind: "ref-created", ...base, sha: change.new },
+        );
       }
       continue;
     }
     const branch = change.ref.slice("refs/heads/".length);
     if (isZero(change.new)) {
-      repoEvents.emit(env, { kind: "ref-deleted", ...base });
+      emit(env, { kind: "ref-deleted", ...base });
       continue;
     }
     const created = isZero(change.old);
-    if (created) repoEvents.emit(env, { kind: "ref-created", ...base, sha: change.new });
+    if (created) emit(env, { kind: "ref-created", ...base, sha: change.new });
     const query = { from: [change.new], not: created ? [] : [change.old] };
     const ids = await listCommitIds(gitDir, query, 0, created ? NEW_BRANCH_COMMITS : ALL_COMMITS);
     const total = ids.length;
@@ -93,7 +126,7 @@ async function announce(env: Env, repoId: number, pusher: UserRow, changes: RefC
     if (isZero(old) && all.length) old = all[all.length - 1]!.parents[0] ?? old;
     if (isZero(old) && repo.defaultBranch !== branch) old = repo.defaultBranch;
     const compare = isZero(old) ? "" : compareUrl(repo, owner, old, change.new);
-    repoEvents.emit(env, { kind: "push", ...base, old: change.old, new: change.new, commits: shown, total, head, compare });
+    emit(env, { kind: "push", ...base, old: change.old, new: change.new, commits: shown, total, head, compare });
   }
 }
 

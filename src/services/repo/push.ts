@@ -81,6 +81,7 @@ export async function processPush(env: Env, repoId: number, pusherId: number, up
   }
 
   let newDefault: string | undefined;
+  const pusher = users.getUserById(env.db, pusherId);
   writeTx(env.db, (tx) => {
     const record = (h: BranchHead) => ({
       name: h.name,
@@ -105,11 +106,10 @@ export async function processPush(env: Env, repoId: number, pusherId: number, up
       if (newDefault) patch.defaultBranch = newDefault;
     }
     repos.updateRepo(tx, repo.id, patch);
+    if (pusher) announceRefChanges(tx, env, repo.id, pusher, updates);
   });
   if (newDefault) await setHead(gitDir, newDefault);
   syncPullsAfterPush(env, repo.id, pusherId, updates);
-  const pusher = users.getUserById(env.db, pusherId);
-  if (pusher) announceRefChanges(env, repo.id, pusher, updates);
   await releasesAfterPush(env, repo.id, gitDir, updates);
   scheduleHousekeeping(env, gitDir);
   syncPushMirrorsOnCommit(env, repo.id);

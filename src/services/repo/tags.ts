@@ -1,4 +1,5 @@
 import type { Env } from "../env.ts";
+import { writeTx } from "../../db/client.ts";
 import type { UserRow } from "../../db/schema/index.ts";
 import { Conflict, HearthError, Invalid, NotFound } from "../../lib/errors.ts";
 import { nowUnix } from "../../lib/time.ts";
@@ -78,7 +79,7 @@ export async function createTag(env: Env, rc: RepoContext, doer: UserRow, input:
   }
   const [tag] = await gitListTags(gitDir, name);
   if (!tag) throw new HearthError(500, "tag was not created");
-  announceRefChanges(env, rc.repo.id, doer, [{ ref: `refs/tags/${name}`, old: "0".repeat(tag.id.length), new: tag.id }]);
+  writeTx(env.db, (tx) => announceRefChanges(tx, env, rc.repo.id, doer, [{ ref: `refs/tags/${name}`, old: "0".repeat(tag.id.length), new: tag.id }]));
   return tag;
 }
 
@@ -96,7 +97,7 @@ export async function deleteTag(env: Env, rc: RepoContext, doer: UserRow, name: 
     throw err;
   }
   tagsDeleted(env, rc.repo.id, [name]);
-  announceRefChanges(env, rc.repo.id, doer, [{ ref: `refs/tags/${name}`, old: tag.id, new: "0".repeat(tag.id.length) }]);
+  writeTx(env.db, (tx) => announceRefChanges(tx, env, rc.repo.id, doer, [{ ref: `refs/tags/${name}`, old: tag.id, new: "0".repeat(tag.id.length) }]));
 }
 
 export interface AnnotatedTagView {

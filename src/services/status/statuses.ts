@@ -7,7 +7,7 @@ import * as users from "../../models/user.ts";
 import { nowUnix } from "../../lib/time.ts";
 import type { RepoContext } from "../repo/lookup.ts";
 import { commitOfRef, commitOfStatusInput } from "./resolve.ts";
-import { emitCommitStatus } from "./events.ts";
+import { commitStatusEvents } from "./events.ts";
 
 export interface CreateStatusInput {
   state: string;
@@ -21,15 +21,15 @@ export const contextHash = (context: string): string => createHash("sha1").updat
 
 /**
  * Gitea's CreateCommitStatus: resolves the input to the full commit id, stores the status with
- * the next index of that commit (text fields trimmed), then tells the status listeners.
+ * the next index of that commit (text fields trimmed), announcing it in the same transaction.
  */
 export async function createCommitStatus(env: Env, rc: RepoContext, doer: UserRow, input: string, opts: CreateStatusInput): Promise<CommitStatusRow> {
   const sha = await commitOfStatusInput(env, rc, input);
   // An empty context is GitHub's and Gitea's clients' "default" context.
   const context = (opts.context ?? "").trim() || "default";
   const now = nowUnix();
-  const row = writeTx(env.db, (tx) =>
-    statusModel.insertCommitStatus(tx, {
+  return writeTx(env.db, (tx) => {
+    const row = statusModel.insertCommitStatus(tx, {
       repoId: rc.repo.id,
       state: opts.state,
       sha,
@@ -40,10 +40,10 @@ export async function createCommitStatus(env: Env, rc: RepoContext, doer: UserRo
       creatorId: doer.id,
       createdUnix: now,
       updatedUnix: now,
-    }),
-  );
-  emitCommitStatus({ env, repoId: rc.repo.id, sha, status: row });
-  return row;
+    });
+    commitStatusEvents.emit(tx, env, { repoId: rc.repo.id, sha, status: row });
+    return row;
+  });
 }
 
 export interface StatusListQuery {
