@@ -1,8 +1,8 @@
 /**
  * Runs the system `git` with an argument array (never a shell string) and a controlled
  * environment: no terminal prompts, no user or system config leaking in, C locale for parsable
- * messages. Every spawn of git in hearth goes through here, through transport.ts, or (for its
- * process-group timeout) through push-mirror.ts.
+ * messages, literal pathspecs. Every spawn of git in hearth goes through here, through
+ * transport.ts, or (for its process-group timeout) through push-mirror.ts.
  */
 export interface GitOptions {
   /** The repository (bare) to run in: passed as `--git-dir`. */
@@ -39,6 +39,9 @@ export function gitEnv(extra: Record<string, string> = {}): Record<string, strin
     GIT_CONFIG_NOSYSTEM: "1",
     GIT_CONFIG_GLOBAL: "/dev/null",
     GIT_NO_REPLACE_OBJECTS: "1",
+    // Paths come from users (log, diff, blame, ls-tree, archive): they name files, never pathspec
+    // magic such as `:(top)`, `:!x` or globs, whichever command they reach.
+    GIT_LITERAL_PATHSPECS: "1",
   };
   return { ...base, ...extra };
 }
