@@ -1,0 +1,70 @@
+import { describe, expect, test } from "bun:test";
+import { makeTestApp } from "../support/app.ts";
+import { redactServerPaths } from "../../src/http/respond.ts";
+
+// Answers to input crafted to reach git: paths that climb out of the repository or carry pathspec
+// magic, and NUL bytes in names. None may be a 500, and nothing may show where the server keeps
+// its files.
+
+const t = makeTestApp();
+const root = await t.user("root", { admin: true });
+const token = t.token(root);
+await t.ok("POST", "/api/v1/user/repos", token, { name: "r", auto_init: true }, 201);
+await t.ok("POST", "/api/v1/repos/root/r/branches", token, { new_branch_name: "feat", old_branch_name: "main" }, 201);
+await t.ok("POST", "/api/v1/repos/root/r/contents/sub/x.txt", token, { content: btoa("x\n"), branch: "feat" }, 201);
+
+const commits = (query: string) => t.json("GET", `/api/v1/repos/root/r/commits?${query}`, { token });
+const total = (await commits("")).body.length;
+
+describe("GET /repos/{owner}/{repo}/commits?path=", () => {
+  test("a path climbing out of the repository is cleaned as Gitea's PathJoinRelX, never run by git", async () => {
+    // `..` cleans to the root: the whole history.
+    const up = await commits("path=..");
+    expect(up.status).toBe(200);
+    expect(up.body).toHaveLength(total);
+    for (const path of ["../x", "/etc/passwd", "../../../../etc/passwd"]) {
+      const r = await commits(`path=${encodeURIComponent(path)}`);
+      expect({ path, status: r.status, body: r.body }).toEqual({ path, status: 404, body: { message: "FileCommitsCount", url: "http://hearth.test/api/swagger" } });
+    }
+    // Cleaned, `/README.md` and `./README.md` name the file itself.
+    for (const path of ["/README.md", "./README.md", "sub/../README.md"]) {
+      const r = await commits(`path=${encodeURIComponent(path)}`);
+      expect({ path, status: r.status }).toEqual({ path, status: 200 });
+    }
+  });
+
+  test("pathspec magic is a file name like any other", async () => {
+    for (const path of [":(top)", ":(glob)*", ":!x", ":/", "*", "READ*"]) {
+      const r = await commits(`path=${encodeURIComponent(path)}`);
+      expect({ path, status: r.status }).toEqual({ path, status: 404 });
+    }
+    const onBranch = await commits(`sha=feat&path=${encodeURIComponent("sub/x.txt")}`);
+    expect(onBranch.status).toBe(200);
+    expect(onBranch.body).toHaveLength(1);
+    expect((await commits(`sha=feat&path=${encodeURIComponent("sub/*.txt")}`)).status).toBe(404);
+  });
+});
+
+describe("POST /repos/{owner}/{repo}/pulls", () => {
+  test("a NUL in head or base names no branch: 404 as for any missing branch (Gitea's answer), not 500", async () => {
+    for (const body of [
+      { head: "feat\0", base: "main", title: "t" },
+      { head: "feat", base: "ma\0in", title: "t" },
+      { head: "root:feat\0", base: "main", title: "t" },
+    ]) {
+      const r = await t.json("POST", "/api/v1/repos/root/r/pulls", { token, body });
+      expect({ body, status: r.status, message: typeof r.body?.message }).toEqual({ body, status: 404, message: "string" });
+    }
+    // The same request without the NUL goes through.
+    await t.ok("POST", "/api/v1/repos/root/r/pulls", token, { head: "feat", base: "main", title: "t" }, 201);
+  });
+});
+
+describe("internal errors", () => {
+  test("the message an admin sees has the server's paths cut out", () => {
+    const repoDir = `${t.settings.repository.root}/root/r.git`;
+    const message = `git rev-list failed (128): fatal: ..: '..' is outside repository at '${repoDir}' / also ${t.dir}/tmp/x`;
+    const shown = redactServerPaths(t.env, message);
+    expect(shown).toBe("git rev-list failed (128): fatal: ..: '..' is outside repository at '[server path]' / also [server path]");
+  });
+});
