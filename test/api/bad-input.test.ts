@@ -12,6 +12,7 @@ const token = t.token(root);
 await t.ok("POST", "/api/v1/user/repos", token, { name: "r", auto_init: true }, 201);
 await t.ok("POST", "/api/v1/repos/root/r/branches", token, { new_branch_name: "feat", old_branch_name: "main" }, 201);
 await t.ok("POST", "/api/v1/repos/root/r/contents/sub/x.txt", token, { content: btoa("x\n"), branch: "feat" }, 201);
+await t.ok("POST", "/api/v1/orgs", token, { username: "acme" }, 201);
 
 const commits = (query: string) => t.json("GET", `/api/v1/repos/root/r/commits?${query}`, { token });
 const total = (await commits("")).body.length;
@@ -57,6 +58,44 @@ describe("POST /repos/{owner}/{repo}/pulls", () => {
     }
     // The same request without the NUL goes through.
     await t.ok("POST", "/api/v1/repos/root/r/pulls", token, { head: "feat", base: "main", title: "t" }, 201);
+  });
+});
+
+describe("NUL in a branch name given in a body", () => {
+  test("a new repository's default_branch: 422 GitRefName-style, not 500", async () => {
+    const r = await t.json("POST", "/api/v1/user/repos", { token, body: { name: "nul", auto_init: true, default_branch: "a\0b" } });
+    expect(r.status).toBe(422);
+    expect(r.body.message).toBe("invalid default branch name: a\0b");
+  });
+
+  test("a file change's new_branch: 422, not 500", async () => {
+    const r = await t.json("POST", "/api/v1/repos/root/r/contents/n.txt", { token, body: { content: btoa("n"), new_branch: "a\0b" } });
+    expect(r.status).toBe(422);
+    expect(r.body.message).toBe("[NewBranchName]: GitRefName");
+  });
+});
+
+describe("search keywords longer than SQLite's LIKE pattern limit (50,000 bytes)", () => {
+  const long = "y".repeat(60_000);
+  test.each([
+    "/api/v1/repos/root/r/issues?q=",
+    "/api/v1/repos/issues/search?q=",
+    "/api/v1/users/search?q=",
+    "/api/v1/repos/search?q=",
+    "/api/v1/topics/search?q=",
+    "/api/v1/orgs/acme/teams/search?q=",
+  ])("%s finds nothing, instead of failing", async (path) => {
+    const r = await t.json("GET", `${path}${long}`, { token });
+    expect(r.status).toBe(200);
+    expect(JSON.stringify(r.body)).not.toContain("fuzz");
+  });
+
+  test("a short keyword still matches as before, case aside", async () => {
+    const r = await t.json("GET", "/api/v1/repos/root/r/issues?state=all&q=T", { token });
+    expect(r.status).toBe(200);
+    expect(r.body.map((i: { title: string }) => i.title)).toEqual(["t"]);
+    const users = await t.json("GET", "/api/v1/users/search?q=RO", { token });
+    expect(users.body.data.map((u: { login: string }) => u.login)).toEqual(["root"]);
   });
 });
 
