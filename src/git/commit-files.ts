@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { git, runGit } from "./exec.ts";
+import { git, refuseNulMessage, runGit } from "./exec.ts";
 import { isValidRefPattern } from "./objects.ts";
 
 export interface FileWrite {
@@ -51,6 +51,7 @@ function sigEnv(prefix: "AUTHOR" | "COMMITTER", s: Signature): Record<string, st
  * with compare-and-swap, so a concurrent push is never overwritten. Returns the new commit id.
  */
 export async function commitFiles(repoPath: string, input: CommitFilesInput): Promise<string> {
+  refuseNulMessage(input.message);
   const scratch = mkdtempSync(join(tmpdir(), "hearth-index-"));
   const env = { GIT_INDEX_FILE: join(scratch, "index") };
   const opts = { gitDir: repoPath, env };

@@ -99,6 +99,48 @@ describe("search keywords longer than SQLite's LIKE pattern limit (50,000 bytes)
   });
 });
 
+describe("text that git stores: messages and identities", () => {
+  test("a NUL in a tag or commit message, or in an author's address: 422, not 500", async () => {
+    const tag = await t.json("POST", "/api/v1/repos/root/r/tags", { token, body: { tag_name: "t-nul", target: "main", message: "a\0b" } });
+    expect({ status: tag.status, message: tag.body.message }).toEqual({ status: 422, message: "a NUL byte in commit log message not allowed" });
+    const commit = await t.json("POST", "/api/v1/repos/root/r/contents/m.txt", { token, body: { content: btoa("m"), message: "a\0b" } });
+    expect({ status: commit.status, message: commit.body.message }).toEqual({ status: 422, message: "a NUL byte in commit log message not allowed" });
+    const email = await t.json("POST", "/api/v1/repos/root/r/contents/e.txt", { token, body: { content: btoa("e"), author: { name: "x", email: "a\0@b.c" } } });
+    expect({ status: email.status, message: email.body.message }).toEqual({ status: 422, message: "a NUL byte cannot be passed to git" });
+  });
+
+  test("an author name git would strip to nothing falls back to the address, a NUL in it is dropped", async () => {
+    const dots = await t.json("POST", "/api/v1/repos/root/r/contents/n1.txt", { token, body: { content: btoa("1"), author: { name: "..", email: "writer@example.com" } } });
+    expect(dots.status).toBe(201);
+    expect(dots.body.commit.author.name).toBe("writer");
+    const nul = await t.json("POST", "/api/v1/repos/root/r/contents/n2.txt", { token, body: { content: btoa("2"), author: { name: "a\0b", email: "writer@example.com" } } });
+    expect(nul.status).toBe(201);
+    expect(nul.body.commit.author.name).toBe("ab");
+  });
+
+  test("a doer whose full name git refuses (`..`) still gets commits and tags written, under their username", async () => {
+    await t.ok("PATCH", "/api/v1/user/settings", token, { full_name: ".." });
+    const file = await t.json("POST", "/api/v1/repos/root/r/contents/n3.txt", { token, body: { content: btoa("3") } });
+    expect(file.status).toBe(201);
+    expect(file.body.commit.author.name).toBe("root");
+    const tag = await t.json("POST", "/api/v1/repos/root/r/tags", { token, body: { tag_name: "t-dots", target: "main", message: "m" } });
+    expect(tag.status).toBe(201);
+    await t.ok("PATCH", "/api/v1/user/settings", token, { full_name: "" });
+  });
+});
+
+describe("an array where Gitea expects a JSON object", () => {
+  test("is refused as Gitea's JSON decoding refuses it, at the top or inside", async () => {
+    for (const body of [[], [{}], [{ title: "x" }]]) {
+      const r = await t.json("PATCH", "/api/v1/repos/root/r/issues/1", { token, body });
+      expect({ body, status: r.status, message: r.body.message }).toEqual({ body, status: 422, message: "[]: cannot unmarshal array into an object" });
+    }
+    const hook = await t.json("POST", "/api/v1/repos/root/r/hooks", { token, body: { type: "gitea", config: [] } });
+    expect(hook.status).toBe(422);
+    expect(hook.body.message).toBe("[Config]: cannot unmarshal array into an object");
+  });
+});
+
 describe("internal errors", () => {
   test("the message an admin sees has the server's paths cut out", () => {
     const repoDir = `${t.settings.repository.root}/root/r.git`;
