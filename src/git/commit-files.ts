@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { git, runGit } from "./exec.ts";
+import { git, refuseNulMessage, runGit } from "./exec.ts";
+import { isValidRefPattern } from "./objects.ts";
 
 export interface FileWrite {
   path: string;
@@ -50,6 +51,7 @@ function sigEnv(prefix: "AUTHOR" | "COMMITTER", s: Signature): Record<string, st
  * with compare-and-swap, so a concurrent push is never overwritten. Returns the new commit id.
  */
 export async function commitFiles(repoPath: string, input: CommitFilesInput): Promise<string> {
+  refuseNulMessage(input.message);
   const scratch = mkdtempSync(join(tmpdir(), "hearth-index-"));
   const env = { GIT_INDEX_FILE: join(scratch, "index") };
   const opts = { gitDir: repoPath, env };
@@ -92,7 +94,8 @@ export async function commitFiles(repoPath: string, input: CommitFilesInput): Pr
 
 /** `git check-ref-format --branch`: whether a name may be a branch. */
 export async function isValidBranchName(name: string): Promise<boolean> {
-  if (!name || name.startsWith("-") || name.length > 255) return false;
+  // The pattern check first: a NUL could not even be passed to check-ref-format as an argument.
+  if (!name || name.startsWith("-") || name.length > 255 || !isValidRefPattern(name)) return false;
   const r = await runGit(["check-ref-format", `refs/heads/${name}`]);
   return r.code === 0;
 }

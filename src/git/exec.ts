@@ -1,8 +1,10 @@
+import { Invalid } from "../lib/errors.ts";
+
 /**
  * Runs the system `git` with an argument array (never a shell string) and a controlled
  * environment: no terminal prompts, no user or system config leaking in, C locale for parsable
- * messages. Every spawn of git in hearth goes through here, through transport.ts, or (for its
- * process-group timeout) through push-mirror.ts.
+ * messages, literal pathspecs. Every spawn of git in hearth goes through here, through
+ * transport.ts, or (for its process-group timeout) through push-mirror.ts.
  */
 export interface GitOptions {
   /** The repository (bare) to run in: passed as `--git-dir`. */
@@ -30,7 +32,22 @@ export class GitError extends Error {
   }
 }
 
+/**
+ * git takes its arguments and environment as C strings, so a NUL cannot reach it (Bun refuses to
+ * spawn, with a TypeError). Nothing hearth makes itself holds one: a NUL here came from a user (a
+ * tag message, an author's name) and is refused as invalid input, whichever path carried it.
+ */
+function refuseNul(values: Iterable<string>): void {
+  for (const value of values) if (value.includes("\0")) throw new Invalid("a NUL byte cannot be passed to git");
+}
+
+/** A NUL in a commit or tag message, refused in git's own words (it would refuse it itself, later). */
+export function refuseNulMessage(message: string): void {
+  if (message.includes("\0")) throw new Invalid("a NUL byte in commit log message not allowed");
+}
+
 export function gitEnv(extra: Record<string, string> = {}): Record<string, string> {
+  refuseNul(Object.values(extra));
   const base: Record<string, string> = {
     PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
     HOME: process.env.HOME ?? "/",
@@ -39,11 +56,15 @@ export function gitEnv(extra: Record<string, string> = {}): Record<string, strin
     GIT_CONFIG_NOSYSTEM: "1",
     GIT_CONFIG_GLOBAL: "/dev/null",
     GIT_NO_REPLACE_OBJECTS: "1",
+    // Paths come from users (log, diff, blame, ls-tree, archive): they name files, never pathspec
+    // magic such as `:(top)`, `:!x` or globs, whichever command they reach.
+    GIT_LITERAL_PATHSPECS: "1",
   };
   return { ...base, ...extra };
 }
 
 export function gitArgs(opts: GitOptions, args: string[]): string[] {
+  refuseNul(args);
   return opts.gitDir ? ["git", `--git-dir=${opts.gitDir}`, ...args] : ["git", ...args];
 }
 

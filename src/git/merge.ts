@@ -1,4 +1,4 @@
-import { git, runGit, GitError } from "./exec.ts";
+import { git, refuseNulMessage, runGit, GitError } from "./exec.ts";
 import { readCommit, EMPTY_TREE_SHA1, type Commit } from "./objects.ts";
 import { isAncestor } from "./reflist.ts";
 import { treeOf as maybeTreeOf } from "./merge-check.ts";
@@ -101,6 +101,7 @@ export interface NewCommit {
 
 /** Writes a commit object (the message as given, cleaned as `git commit` would) and returns its id. */
 export async function commitTree(gitDir: string, c: NewCommit): Promise<string> {
+  refuseNulMessage(c.message);
   const args = ["commit-tree", c.tree, ...c.parents.flatMap((p) => ["-p", p])];
   const out = await git(args, { gitDir, input: cleanMessage(c.message), env: identityEnv(c.author, c.committer) });
   return out.trim();
@@ -114,6 +115,7 @@ async function recommit(gitDir: string, original: Commit, tree: string, parents:
     GIT_AUTHOR_DATE: `@${a.unix} ${a.tz}`,
   };
   // The original message is kept byte for byte (git rebase does not clean it up).
+  if (message !== undefined) refuseNulMessage(message);
   const input = message === undefined ? original.message : cleanMessage(message);
   return (await git(["commit-tree", tree, ...parents.flatMap((p) => ["-p", p])], { gitDir, input, env })).trim();
 }

@@ -1,4 +1,5 @@
 import { git } from "./exec.ts";
+import { isValidRefPattern } from "./objects.ts";
 
 /** A branch head as the database records it. */
 export interface BranchHead {
@@ -17,8 +18,11 @@ const FORMAT = "%(refname)%00%(objectname)%00%(committerdate:unix)%00%(contents:
  * 200 MiB repository, against 7 ms for every branch here (bench/RESULTS.md, Git transport).
  */
 export async function readBranchHeads(repoPath: string, only?: string[]): Promise<BranchHead[]> {
-  if (only && only.length === 0) return [];
-  const patterns = only ? only.map((n) => `refs/heads/${n}`) : ["refs/heads/"];
+  // A name check-ref-format refuses (a NUL, `..`, a space...) names no branch: it is not asked for,
+  // and a NUL could not even be passed to git as an argument.
+  const wanted = only?.filter(isValidRefPattern);
+  if (wanted && wanted.length === 0) return [];
+  const patterns = wanted ? wanted.map((n) => `refs/heads/${n}`) : ["refs/heads/"];
   const out = await git(["for-each-ref", `--format=${FORMAT}`, "--", ...patterns], { gitDir: repoPath });
   const heads: BranchHead[] = [];
   for (const line of out.split("\n")) {
@@ -27,7 +31,7 @@ export async function readBranchHeads(repoPath: string, only?: string[]): Promis
     if (!ref?.startsWith("refs/heads/") || !oid) continue;
     const name = ref.slice("refs/heads/".length);
     // for-each-ref patterns match prefixes by path component: keep exact names only.
-    if (only && !only.includes(name)) continue;
+    if (wanted && !wanted.includes(name)) continue;
     heads.push({ name, commitId: oid, subject: subject ?? "", commitUnix: Number(unix) || 0 });
   }
   return heads;

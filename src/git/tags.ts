@@ -1,4 +1,4 @@
-import { git, runGit } from "./exec.ts";
+import { git, refuseNulMessage, runGit } from "./exec.ts";
 import { isHexId, parseSignature, readObjects, splitObject, type GitSignature } from "./reflist.ts";
 import { updateRefs } from "./refs-write.ts";
 
@@ -117,6 +117,7 @@ export async function createTag(gitDir: string, input: CreateTagInput): Promise<
     await updateRefs(gitDir, [{ op: "create", ref: `refs/tags/${input.name}`, sha: input.commit }]);
     return;
   }
+  refuseNulMessage(input.message);
   const who = input.tagger;
   await git(["tag", "-a", "-m", input.message, "--", input.name, input.commit], {
     gitDir,

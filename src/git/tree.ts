@@ -35,9 +35,6 @@ const OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 export const isObjectId = (s: string) => OID.test(s);
 export const ZERO_OID = "0000000000000000000000000000000000000000";
 
-/** Paths are never globs or pathspec magic here. */
-const LITERAL = { GIT_LITERAL_PATHSPECS: "1" };
-
 /**
  * Whether `name` is a ref name git would accept below `refs/heads/` or `refs/tags/` (the rules of
  * check-ref-format, in-process), so it can be used in a revision expression without any chance
@@ -103,7 +100,7 @@ export async function readEntries(gitDir: string, commit: string, paths: string[
     if (info) map.set("", { mode: "040000", type: "tree", oid: info.tree, size: 0, path: "", name: "" });
   }
   if (wanted.length === 0) return map;
-  const r = await runGit(["ls-tree", "-t", "-l", "-z", "--full-tree", commit, "--", ...wanted], { gitDir, env: LITERAL });
+  const r = await runGit(["ls-tree", "-t", "-l", "-z", "--full-tree", commit, "--", ...wanted], { gitDir });
   if (r.code !== 0) throw new GitError(["ls-tree"], r.code, r.stderr);
   for (const e of parseLsTree(r.stdout)) map.set(e.path, e);
   return map;
@@ -160,7 +157,7 @@ export interface LastCommit {
 export async function lastCommitFor(gitDir: string, commit: string, path: string): Promise<LastCommit | undefined> {
   const args = ["log", "-1", "--format=%H%x00%aI%x00%cI", commit];
   if (path) args.push("--", path);
-  const r = await runGit(args, { gitDir, env: LITERAL });
+  const r = await runGit(args, { gitDir });
   if (r.code !== 0) throw new GitError(["log"], r.code, r.stderr);
   const [oid, authorDate, committerDate] = r.stdout.toString("utf8").trim().split("\0");
   if (!oid || !authorDate || !committerDate) return undefined;

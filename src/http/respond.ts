@@ -1,3 +1,4 @@
+import { tmpdir } from "node:os";
 import { HearthError, Redirect, TooManyRequests } from "../lib/errors.ts";
 import type { Env } from "../services/env.ts";
 import type { Principal } from "../auth/principal.ts";
@@ -10,6 +11,24 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
 
 export function swaggerUrl(env: Env): string {
   return `${env.settings.server.rootUrl}api/swagger`;
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/**
+ * An internal error's text with every server path cut out (git's stderr names the repository
+ * directory, scratch worktrees live under the temp directory): admins see what went wrong, not
+ * where the server keeps its files.
+ */
+export function redactServerPaths(env: Env, message: string): string {
+  const { settings } = env;
+  const roots = [settings.repository.root, settings.server.appDataPath, settings.workPath, settings.customPath, tmpdir()]
+    .filter((p) => p && p !== "/")
+    .sort((a, b) => b.length - a.length);
+  if (!roots.length) return message;
+  // From a root to the end of the path it starts: up to a quote, a space or the end of the line.
+  const pattern = new RegExp(`(?:${roots.map(escapeRegExp).join("|")})[^\\s'"\`]*`, "g");
+  return message.replace(pattern, "[server path]");
 }
 
 /**
@@ -34,7 +53,7 @@ export function errorResponse(
   const show = env.settings.runMode === "dev" || principal?.user.isAdmin;
   return jsonResponse(
     500,
-    { message: show && err instanceof Error ? err.message : "", url: swaggerUrl(env) },
+    { message: show && err instanceof Error ? redactServerPaths(env, err.message) : "", url: swaggerUrl(env) },
     headers,
   );
 }

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, inArray, or, sql } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
 import { emailAddresses, users, UserType, type EmailRow } from "../db/schema/index.ts";
-import { likePattern } from "./like.ts";
+import { containsText } from "./like.ts";
 
 export function listEmails(tx: Tx, uid: number): EmailRow[] {
   return tx
@@ -56,14 +56,7 @@ export interface EmailWithOwner {
 export function searchEmails(tx: Tx, keyword: string, offset: number, limit: number): { rows: EmailWithOwner[]; total: number } {
   const conds = [eq(users.type, UserType.Individual)];
   if (keyword) {
-    const pattern = likePattern(keyword);
-    conds.push(
-      or(
-        sql`lower(${users.fullName}) LIKE ${pattern} ESCAPE '\\'`,
-        sql`${users.lowerName} LIKE ${pattern} ESCAPE '\\'`,
-        sql`${emailAddresses.lowerEmail} LIKE ${pattern} ESCAPE '\\'`,
-      )!,
-    );
+    conds.push(or(containsText(users.fullName, keyword), containsText(users.lowerName, keyword), containsText(emailAddresses.lowerEmail, keyword))!);
   }
   const where = and(...conds);
   const rows = tx

@@ -1,6 +1,6 @@
 import { and, asc, count, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
-import { likePattern } from "./like.ts";
+import { containsText } from "./like.ts";
 import {
   issueAssignees,
   issueDependencies,
@@ -138,12 +138,11 @@ function whereFor(f: IssueListFilter): SQL | undefined {
   }
   if (f.milestoneIds && f.milestoneIds.length) conds.push(inArray(issues.milestoneId, f.milestoneIds));
   if (f.keyword) {
-    const p = likePattern(f.keyword);
     const byNumber = /^#?\d+$/.test(f.keyword) ? eq(issues.index, Number(f.keyword.replace("#", ""))) : undefined;
     conds.push(
       or(
-        sql`lower(${issues.title}) LIKE ${p} ESCAPE '\\'`,
-        sql`lower(${issues.content}) LIKE ${p} ESCAPE '\\'`,
+        containsText(issues.title, f.keyword),
+        containsText(issues.content, f.keyword),
         byNumber,
       ),
     );

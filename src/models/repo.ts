@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
-import { likePattern } from "./like.ts";
+import { containsText } from "./like.ts";
 import { prepared } from "../db/prepared.ts";
 import {
   collaborations,
@@ -190,14 +190,13 @@ export function listRepos(tx: Tx, f: RepoListFilter): { rows: RepoRow[]; total: 
         ),
       );
     } else {
-      const p = likePattern(f.keyword);
-      const byName = sql`${repositories.lowerName} LIKE ${p} ESCAPE '\\'`;
+      const byName = containsText(repositories.lowerName, f.keyword);
       const byTopic = inArray(
         repositories.id,
-        sql`(SELECT ${repoTopics.repoId} FROM ${repoTopics} WHERE ${repoTopics.name} LIKE ${p} ESCAPE '\\')`,
+        sql`(SELECT ${repoTopics.repoId} FROM ${repoTopics} WHERE ${containsText(repoTopics.name, f.keyword)})`,
       );
       const parts = [byName, byTopic];
-      if (f.includeDescription) parts.push(sql`lower(${repositories.description}) LIKE ${p} ESCAPE '\\'`);
+      if (f.includeDescription) parts.push(containsText(repositories.description, f.keyword));
       conds.push(or(...parts));
     }
   }

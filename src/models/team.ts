@@ -1,6 +1,6 @@
 import { and, asc, count, eq, inArray, or, sql } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
-import { likePattern } from "./like.ts";
+import { containsText } from "./like.ts";
 import { prepared } from "../db/prepared.ts";
 import {
   AccessMode,
@@ -63,11 +63,8 @@ export function searchOrgTeams(
 ): { rows: TeamRow[]; total: number } {
   const conds = [eq(teams.orgId, f.orgId)];
   if (f.keyword) {
-    const p = likePattern(f.keyword);
-    const byName = sql`${teams.lowerName} LIKE ${p} ESCAPE '\\'`;
-    conds.push(
-      f.includeDescription ? or(byName, sql`lower(${teams.description}) LIKE ${p} ESCAPE '\\'`)! : byName,
-    );
+    const byName = containsText(teams.lowerName, f.keyword);
+    conds.push(f.includeDescription ? or(byName, containsText(teams.description, f.keyword))! : byName);
   }
   if (f.memberId !== undefined) {
     conds.push(inArray(teams.id, sql`(SELECT ${teamUsers.teamId} FROM ${teamUsers} WHERE ${teamUsers.uid} = ${f.memberId})`));

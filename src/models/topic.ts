@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
 import { repoTopics } from "../db/schema/index.ts";
+import { containsText } from "./like.ts";
 
 /**
  * Topic queries over `repo_topic` (repo_id, name). Gitea also keeps a `topic` table (id, repo_count,
@@ -75,13 +76,9 @@ export function listRepoTopicNames(tx: Tx, repoId: number, offset: number, limit
   return { names, total: countRepoTopics(tx, repoId) };
 }
 
-function likeContains(keyword: string): string {
-  return `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 /** Topics whose name contains `keyword` (all when empty), most used first. */
 export function searchTopics(tx: Tx, keyword: string, offset: number, limit: number): { rows: TopicRecord[]; total: number } {
-  const where = keyword ? sql`${repoTopics.name} LIKE ${likeContains(keyword)} ESCAPE '\\'` : undefined;
+  const where = keyword ? containsText(repoTopics.name, keyword) : undefined;
   const repoCount = count();
   const rows = tx
     .select({ id: sql<number>`min(${repoTopics}.rowid)`, name: repoTopics.name, repoCount })

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, inArray, or, sql } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
-import { likePattern } from "./like.ts";
+import { containsText } from "./like.ts";
 import { prepared } from "../db/prepared.ts";
 import { users, emailAddresses, twoFactors, userRedirects, repositories, UserType, type NewUserRow, type UserRow } from "../db/schema/index.ts";
 
@@ -86,13 +86,9 @@ function whereFor(f: UserListFilter) {
     conds.push(f.alsoId !== undefined ? or(visible, eq(users.id, f.alsoId))! : visible);
   }
   if (f.keyword) {
-    const pattern = likePattern(f.keyword);
-    const matches = [
-      sql`${users.lowerName} LIKE ${pattern} ESCAPE '\\'`,
-      sql`lower(${users.fullName}) LIKE ${pattern} ESCAPE '\\'`,
-    ];
+    const matches = [containsText(users.lowerName, f.keyword), containsText(users.fullName, f.keyword)];
     if (f.keywordMatchesEmail) {
-      const emailMatch = sql`lower(${users.email}) LIKE ${pattern} ESCAPE '\\'`;
+      const emailMatch = containsText(users.email, f.keyword);
       const who = f.emailVisibleTo ?? "public";
       if (who === "all") matches.push(emailMatch);
       else if (who === "public") matches.push(and(emailMatch, eq(users.keepEmailPrivate, false))!);

@@ -89,8 +89,11 @@ export function makeTestApp(ini = "", opts: { listen?: boolean } = {}): TestApp 
     const headers: Record<string, string> = { ...opts.headers };
     if (opts.token) headers.Authorization = `token ${opts.token}`;
     if (opts.basic) headers.Authorization = `Basic ${Buffer.from(opts.basic.join(":")).toString("base64")}`;
-    let body: string | undefined;
-    if (opts.body !== undefined) {
+    let body: string | Uint8Array | FormData | undefined;
+    if (opts.body instanceof Uint8Array || opts.body instanceof FormData) {
+      // Sent as given: raw bytes (malformed text), or a multipart form with its own boundary.
+      body = opts.body;
+    } else if (opts.body !== undefined) {
       body = typeof opts.body === "string" ? opts.body : JSON.stringify(opts.body);
       headers["Content-Type"] ??= "application/json";
     }

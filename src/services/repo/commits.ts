@@ -4,6 +4,7 @@ import type { UserRow } from "../../db/schema/index.ts";
 import * as emails from "../../models/email.ts";
 import * as users from "../../models/user.ts";
 import { Conflict, Invalid, NotFound } from "../../lib/errors.ts";
+import { cleanRelativePath } from "../../lib/path.ts";
 import {
   isObjectId,
   isSafeRevision,
@@ -122,14 +123,15 @@ function safeArgument(value: string): boolean {
  * Gitea's GetAllCommits. Without `path`: the history of `sha` (default: the HEAD branch), paged by
  * `limit`. With `path`: the commits of `sha` (default: the default branch) touching it, in pages of
  * COMMITS_RANGE_SIZE whatever `limit` says (Gitea's documented quirk), 404 `FileCommitsCount` when
- * there are none. `not` excludes a revision's history; `since`/`until` filter by commit date.
+ * there are none; a path that cleans to the root (`..`) is no path. `not` excludes a revision's history; `since`/`until` filter by commit date.
  */
 export async function listCommits(env: Env, rc: RepoContext, q: CommitListQuery, opts: CommitOptions): Promise<CommitPage> {
   if (rc.repo.isEmpty) throw new Conflict("Git Repository is empty.");
   const gitDir = gitDirOf(env, rc.owner, rc.repo);
   const page = Math.max(1, q.page);
   const limit = Math.min(q.limit, COMMITS_RANGE_SIZE);
-  const path = q.path ?? "";
+  // Gitea cleans the path (PathJoinRelX): `..` and absolute paths stay inside the repository.
+  const path = cleanRelativePath(q.path ?? "");
   for (const v of [q.since, q.until, path]) if (v && !safeArgument(v)) throw new NotFound(NOT_FOUND_MESSAGE);
 
   const rev = q.sha || (path ? rc.repo.defaultBranch : "HEAD");

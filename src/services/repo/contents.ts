@@ -3,7 +3,7 @@
  * with one commit (no worktree, compare-and-swap on the branch) and opening blobs for raw download.
  */
 import type { Env } from "../env.ts";
-import { gitIdentityOf } from "../user/git-identity.ts";
+import { gitIdentityOf, usableGitName } from "../user/git-identity.ts";
 import { checkProtectedRefs } from "../protection/push-check.ts";
 import { processPush } from "./push.ts";
 import { Visibility, type UserRow } from "../../db/schema/index.ts";
@@ -235,9 +235,11 @@ function identities(env: Env, doer: UserRow, author?: Identity, committer?: Iden
   const doerSig: SigIdentity = gitIdentityOf(env, doer);
   const resolve = (i?: Identity): SigIdentity | undefined => {
     if (!i?.email) return undefined;
-    if (doer.email && i.email.toLowerCase() === doer.email.toLowerCase()) return { name: i.name || doerSig.name, email: doerSig.email };
-    // git refuses an empty name: fall back to the mailbox's local part.
-    return { name: i.name || i.email.split("@")[0] || i.email, email: i.email };
+    if (doer.email && i.email.toLowerCase() === doer.email.toLowerCase()) return { name: usableGitName(i.name ?? "") ?? doerSig.name, email: doerSig.email };
+    // git refuses an empty name (or one it strips to nothing, as `..`): fall back to the
+    // mailbox's local part, then to the doer's name.
+    const name = usableGitName(i.name ?? "") ?? usableGitName(i.email.split("@")[0] ?? "") ?? doerSig.name;
+    return { name, email: i.email };
   };
   const c = resolve(committer);
   const a = resolve(author) ?? c ?? doerSig;

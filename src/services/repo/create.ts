@@ -1,4 +1,5 @@
 import type { Env } from "../env.ts";
+import { gitNameOf } from "../user/git-identity.ts";
 import { writeTx, type Tx } from "../../db/client.ts";
 import { AccessMode, UserType, type RepoRow, type UserRow } from "../../db/schema/index.ts";
 import { addRepoToAllRepoTeams, listUserTeams } from "../../models/team.ts";
@@ -162,7 +163,7 @@ export async function createRepo(env: Env, input: CreateRepoInput): Promise<Repo
       writeTx(env.db, (tx) => releaseEvent(tx, env, created.announced));
       return repo;
     }
-    const signature = { name: input.doer.fullName || input.doer.name, email: input.doer.email, unix: now };
+    const signature = { name: gitNameOf(input.doer), email: input.doer.email, unix: now };
     await commitFiles(path, {
       branch: defaultBranch,
       parent: undefined,

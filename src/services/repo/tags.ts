@@ -1,5 +1,6 @@
 import type { Env } from "../env.ts";
 import { writeTx } from "../../db/client.ts";
+import { gitNameOf } from "../user/git-identity.ts";
 import type { UserRow } from "../../db/schema/index.ts";
 import { Conflict, HearthError, Invalid, NotFound } from "../../lib/errors.ts";
 import { nowUnix } from "../../lib/time.ts";
@@ -67,7 +68,7 @@ export async function createTag(env: Env, rc: RepoContext, doer: UserRow, input:
       name,
       commit,
       message: input.message ?? "",
-      tagger: { name: doer.fullName || doer.name, email: doer.email, unix: nowUnix() },
+      tagger: { name: gitNameOf(doer), email: doer.email, unix: nowUnix() },
     });
   } catch (err) {
     // Created meanwhile, or a clash between `a` and `a/b`: git refused, nothing was written.

@@ -1,6 +1,7 @@
 import type { UserRow } from "../../../db/schema/index.ts";
 import type { FileWrite } from "../../../git/commit-files.ts";
 import { BadRequest, Invalid } from "../../../lib/errors.ts";
+import { cleanRelativePath } from "../../../lib/path.ts";
 import { GITIGNORE_TEMPLATES } from "./gitignore.ts";
 import { LABEL_TEMPLATES, type LabelTemplate } from "./labels.ts";
 
@@ -28,19 +29,8 @@ export const README_TEMPLATES: Record<string, string> = {
 /** Go's sort.Strings: by code unit, so upper case sorts before lower case ("Zig" before "macOS"). */
 const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/**
- * Gitea's util.PathJoinRelX for a template name from a URL: slashes normalised, `.` and `..`
- * resolved without ever leaving the root ("../Go" is "Go").
- */
-export function cleanTemplateName(name: string): string {
-  const out: string[] = [];
-  for (const part of name.replaceAll("\\", "/").split("/")) {
-    if (part === "" || part === ".") continue;
-    if (part === "..") out.pop();
-    else out.push(part);
-  }
-  return out.join("/");
-}
+/** A template name from a URL, cleaned as Gitea's util.PathJoinRelX does ("../Go" is "Go"). */
+export const cleanTemplateName = cleanRelativePath;
 
 export function gitignoreNames(): string[] {
   return Object.keys(GITIGNORE_TEMPLATES).sort(byCodeUnit);
