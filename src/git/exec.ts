@@ -41,6 +41,19 @@ function refuseNul(values: Iterable<string>): void {
   for (const value of values) if (value.includes("\0")) throw new Invalid("a NUL byte cannot be passed to git");
 }
 
+/**
+ * Linux refuses to exec with one argument over MAX_ARG_STRLEN (32 pages, 128 KiB) with E2BIG.
+ * hearth passes long text (messages, contents) through stdin; an argument this long came from a
+ * user (a branch name, a revision) and names nothing git could hold.
+ */
+const MAX_ARG_BYTES = 128 * 1024 - 1;
+
+function refuseOverlong(values: Iterable<string>): void {
+  for (const value of values) {
+    if (value.length > MAX_ARG_BYTES / 3 && Buffer.byteLength(value) > MAX_ARG_BYTES) throw new Invalid("a value too long to pass to git");
+  }
+}
+
 /** A NUL in a commit or tag message, refused in git's own words (it would refuse it itself, later). */
 export function refuseNulMessage(message: string): void {
   if (message.includes("\0")) throw new Invalid("a NUL byte in commit log message not allowed");
@@ -65,6 +78,7 @@ export function gitEnv(extra: Record<string, string> = {}): Record<string, strin
 
 export function gitArgs(opts: GitOptions, args: string[]): string[] {
   refuseNul(args);
+  refuseOverlong(args);
   return opts.gitDir ? ["git", `--git-dir=${opts.gitDir}`, ...args] : ["git", ...args];
 }
 

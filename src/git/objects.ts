@@ -50,7 +50,8 @@ export const isObjectId = (s: string): boolean => /^(?:[0-9a-f]{40}|[0-9a-f]{64}
 const INVALID_REF_PATTERN = /[\x00-\x1f\x7f \\~^:?*[]|^[/.]|\/\.|\.lock$|\.lock\/|\.\.|\/\/|@\{|[/.]$|^@$/;
 
 export function isValidRefPattern(name: string): boolean {
-  return !INVALID_REF_PATTERN.test(name);
+  // Beyond PATH_MAX a name cannot be a loose ref, so no branch or tag can carry it.
+  return name.length <= 4096 && !INVALID_REF_PATTERN.test(name);
 }
 
 /** Whether a user-given revision may be handed to git at all (one line, printable, bounded). */

@@ -119,8 +119,11 @@ export async function createTag(gitDir: string, input: CreateTagInput): Promise<
   }
   refuseNulMessage(input.message);
   const who = input.tagger;
-  await git(["tag", "-a", "-m", input.message, "--", input.name, input.commit], {
+  // The message goes through stdin: as an argument, one over the kernel's 128 KiB cap per
+  // argument could not be spawned at all.
+  await git(["tag", "-a", "-F", "-", "--", input.name, input.commit], {
     gitDir,
+    input: input.message,
     env: {
       GIT_COMMITTER_NAME: who.name,
       GIT_COMMITTER_EMAIL: who.email,

@@ -109,6 +109,16 @@ describe("text that git stores: messages and identities", () => {
     expect({ status: email.status, message: email.body.message }).toEqual({ status: 422, message: "a NUL byte cannot be passed to git" });
   });
 
+  test("a 256 KB tag message is stored whole (it is no argument of git's); a 256 KB branch name is no branch", async () => {
+    // One argument over 128 KiB cannot be spawned at all (E2BIG): such text must travel by stdin.
+    const message = `long ${"x".repeat(256 * 1024)}`;
+    const tag = await t.json("POST", "/api/v1/repos/root/r/tags", { token, body: { tag_name: "t-long", target: "main", message } });
+    expect(tag.status).toBe(201);
+    expect(tag.body.message.trim()).toBe(message);
+    const pull = await t.json("POST", "/api/v1/repos/root/r/pulls", { token, body: { head: "x".repeat(256 * 1024), base: "main", title: "t" } });
+    expect(pull.status).toBe(404);
+  });
+
   test("an author name git would strip to nothing falls back to the address, a NUL in it is dropped", async () => {
     const dots = await t.json("POST", "/api/v1/repos/root/r/contents/n1.txt", { token, body: { content: btoa("1"), author: { name: "..", email: "writer@example.com" } } });
     expect(dots.status).toBe(201);
