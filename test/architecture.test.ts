@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve, dirname } from "node:path";
 import { apiOperations } from "../src/http/api/v1/index.ts";
 import { scopeCategories } from "../src/http/route.ts";
-import { SCOPE_CATEGORIES, allScopeStrings, levelForMethod } from "../src/auth/scopes.ts";
+import { SCOPE_CATEGORIES, allScopeStrings, levelForMethod } from "../src/services/access/scopes.ts";
 import { makeTestApp } from "./support/app.ts";
 
 const SRC = resolve(import.meta.dir, "../src");
@@ -38,8 +38,6 @@ function importsOf(file: string): Import[] {
       const abs = resolve(dirname(file), spec);
       const rel = relative(SRC, abs);
       target = rel.startsWith("..") ? rel : rel.split("/")[0]!.replace(/\.ts$/, "");
-      if (rel === "auth/scopes.ts") target = "auth/scopes";
-      if (rel === "auth/permission.ts") target = "auth/permission";
     }
     out.push({ from: relative(SRC, file), layer, target, typeOnly: !!m[2], line: m[0].trim().split("\n")[0]! });
   }
@@ -62,11 +60,11 @@ describe("import rules (ARCHITECTURE.md)", () => {
 
   test("models/ never imports services/, auth/, http/ or convert/", () => {
     expect(
-      violations((i) => i.layer === "models" && ["services", "auth", "auth/scopes", "auth/permission", "http", "convert"].includes(i.target)),
+      violations((i) => i.layer === "models" && ["services", "auth", "http", "convert"].includes(i.target)),
     ).toEqual([]);
   });
 
-  test("services/ never import http/ or convert/, and of auth/ only the scope rules and the permission function", () => {
+  test("services/ never import http/, convert/ or auth/ (who is calling is the front door's business; who may do what is services/access/)", () => {
     expect(violations((i) => i.layer === "services" && ["http", "convert", "auth"].includes(i.target))).toEqual([]);
   });
 
@@ -76,15 +74,8 @@ describe("import rules (ARCHITECTURE.md)", () => {
   });
 
   test("http/, convert/, notify/ and auth/ reach the data layer only through services (types excepted)", () => {
-    // The permission function is the one data-backed rule of auth/: it reads memberships itself.
     expect(
-      violations(
-        (i) =>
-          ["http", "convert", "notify", "auth"].includes(i.layer) &&
-          ["models", "db"].includes(i.target) &&
-          !i.typeOnly &&
-          !(i.from === "auth/permission.ts" && ["models", "db"].includes(i.target)),
-      ),
+      violations((i) => ["http", "convert", "notify", "auth"].includes(i.layer) && ["models", "db"].includes(i.target) && !i.typeOnly),
     ).toEqual([]);
   });
 
@@ -98,7 +89,7 @@ describe("import rules (ARCHITECTURE.md)", () => {
 
   test("queue/ (the persistent work queue) uses the data layer and lib/ only: its handlers come from the services", () => {
     expect(
-      violations((i) => i.layer === "queue" && ["services", "http", "convert", "notify", "auth", "auth/scopes", "auth/permission", "outbound"].includes(i.target)),
+      violations((i) => i.layer === "queue" && ["services", "http", "convert", "notify", "auth", "outbound"].includes(i.target)),
     ).toEqual([]);
     expect(violations((i) => ["models", "db", "lib"].includes(i.layer) && i.target === "queue")).toEqual([]);
   });

@@ -4,9 +4,9 @@ import { findToken, findUserByName, signInWithPassword, touchToken } from "../se
 import { hasTotp, verifyTotp } from "../services/user/twofactor.ts";
 import { storedScope } from "../services/user/tokens.ts";
 import { Forbidden, NotFound, TooManyRequests, Unauthorized } from "../lib/errors.ts";
-import { ScopeSet } from "./scopes.ts";
+import { ScopeSet } from "../services/access/scopes.ts";
 import type { Principal } from "./principal.ts";
-import { doerFor } from "./permission.ts";
+import { doerFor } from "../services/access/permission.ts";
 import type { FailureLimiter } from "./ratelimit.ts";
 
 export const QUERY_TOKEN_WARNING =

@@ -1,6 +1,6 @@
 import type { UserRow } from "../db/schema/index.ts";
-import type { Doer } from "./permission.ts";
-import type { ScopeSet } from "./scopes.ts";
+import type { Doer } from "../services/access/permission.ts";
+import type { ScopeSet } from "../services/access/scopes.ts";
 
 export type AuthMethod = "token" | "basic" | "reverse_proxy";
 

@@ -1,6 +1,6 @@
 import type { Settings } from "../config/settings.ts";
 import type { RepoRow, UserRow } from "../db/schema/index.ts";
-import type { RepoPermission } from "../auth/permission.ts";
+import type { RepoPermission } from "../services/access/permission.ts";
 import type { BranchView } from "../services/repo/branches.ts";
 import type { BranchProtectionView } from "../services/protection/branch-view.ts";
 import type { GitSignature } from "../git/reflist.ts";

@@ -1,7 +1,7 @@
 import type { Settings } from "../config/settings.ts";
 import type { RepoRow, UserRow } from "../db/schema/index.ts";
 import { visibilityName } from "../services/user/visibility.ts";
-import type { RepoPermission } from "../auth/permission.ts";
+import type { RepoPermission } from "../services/access/permission.ts";
 import { toRFC3339 } from "../lib/time.ts";
 import { toAPIUser, toAPIUserWithAccess, type APIUser } from "./user.ts";
 

@@ -1,5 +1,5 @@
 import type { AccessTokenRow } from "../db/schema/index.ts";
-import { ScopeSet } from "../auth/scopes.ts";
+import { ScopeSet } from "../services/access/scopes.ts";
 import { storedScope } from "../services/user/tokens.ts";
 import { toRFC3339 } from "../lib/time.ts";
 

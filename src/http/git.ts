@@ -1,7 +1,7 @@
 import type { Env } from "../services/env.ts";
 import type { FailureLimiter } from "../auth/ratelimit.ts";
 import { authenticate } from "../auth/authenticate.ts";
-import { levelForMethod } from "../auth/scopes.ts";
+import { levelForMethod } from "../services/access/scopes.ts";
 import { decideGitAccess } from "../services/repo/git-access.ts";
 import { advertiseRefs, isGitService, serviceRpc, type GitService } from "../git/transport.ts";
 import { HearthError, TooManyRequests } from "../lib/errors.ts";

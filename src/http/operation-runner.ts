@@ -1,7 +1,7 @@
 import type { Env } from "../services/env.ts";
 import type { Principal } from "../auth/principal.ts";
 import { applySudo, authenticate, checkAccountState, QUERY_TOKEN_WARNING } from "../auth/authenticate.ts";
-import { levelForMethod } from "../auth/scopes.ts";
+import { levelForMethod } from "../services/access/scopes.ts";
 import type { FailureLimiter } from "../auth/ratelimit.ts";
 import { AccountMoved, Forbidden, PublicOnlyRefused, Redirect, Unauthorized } from "../lib/errors.ts";
 import { readApiBody } from "./body.ts";

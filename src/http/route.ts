@@ -1,7 +1,7 @@
 import type { GenericSchema, InferOutput } from "valibot";
 import type { Env } from "../services/env.ts";
 import type { Principal } from "../auth/principal.ts";
-import type { ScopeCategory } from "../auth/scopes.ts";
+import type { ScopeCategory } from "../services/access/scopes.ts";
 import type { Page } from "./pagination.ts";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { ScopeSet, allScopeStrings, levelForMethod } from "../../src/auth/scopes.ts";
+import { ScopeSet, allScopeStrings, levelForMethod } from "../../src/services/access/scopes.ts";
 
 describe("token scopes", () => {
   test("write implies read and duplicates collapse", () => {

@@ -2,7 +2,7 @@ import type { Env } from "../env.ts";
 import type { IssueRow, UserRow } from "../../db/schema/index.ts";
 import * as repos from "../../models/repo.ts";
 import * as users from "../../models/user.ts";
-import { repoPermission } from "../../auth/permission.ts";
+import { repoPermission } from "../access/permission.ts";
 import type { RepoContext } from "../repo/lookup.ts";
 import { issueViews, type IssueView } from "./view.ts";
 import { unitOf } from "./lookup.ts";

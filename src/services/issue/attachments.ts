@@ -12,7 +12,7 @@ import { AttachmentStore } from "../../storage/attachments.ts";
 import { detectContentType } from "../../lib/sniff.ts";
 import { Forbidden, Invalid, NotFound, TooLarge } from "../../lib/errors.ts";
 import { nowUnix } from "../../lib/time.ts";
-import { repoInReach, repoPermission, type RepoUnit } from "../../auth/permission.ts";
+import { repoInReach, repoPermission, type RepoUnit } from "../access/permission.ts";
 import { unitOf, type IssueContext } from "./lookup.ts";
 import type { CommentContext } from "./comments.ts";
 

@@ -3,7 +3,7 @@ import { writeTx } from "../../db/client.ts";
 import type { IssueRow, RepoRow, UserRow } from "../../db/schema/index.ts";
 import * as issues from "../../models/issue.ts";
 import { findIssueRefs } from "../../lib/issue-refs.ts";
-import { repoPermission } from "../../auth/permission.ts";
+import { repoPermission } from "../access/permission.ts";
 import { changeIssueState } from "./state.ts";
 import { issueChanged } from "./hooks.ts";
 

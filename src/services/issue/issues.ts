@@ -7,7 +7,7 @@ import { getMilestone, recountMilestone } from "../../models/milestone.ts";
 import { labelIdsOfIssue, recountLabels } from "../../models/label.ts";
 import { HearthError, Invalid, NotFound } from "../../lib/errors.ts";
 import { nowUnix } from "../../lib/time.ts";
-import { repoPermission } from "../../auth/permission.ts";
+import { repoPermission } from "../access/permission.ts";
 import type { RepoContext } from "../repo/lookup.ts";
 import { applyIssueLabels } from "./labels.ts";
 import { attachmentsUnderIssue, deleteAttachmentRows } from "../../models/attachment.ts";

@@ -4,7 +4,7 @@ import { CommentType, NotificationSource, type IssueRow, type RepoRow, type User
 import * as notifications from "../../models/notification.ts";
 import * as users from "../../models/user.ts";
 import { assigneeIdsOfIssues } from "../../models/issue.ts";
-import { repoPermission } from "../../auth/permission.ts";
+import { repoPermission } from "../access/permission.ts";
 import { nowUnix } from "../../lib/time.ts";
 import type { IssueEvent } from "../issue/hooks.ts";
 import { resolveMentions } from "./mentions.ts";

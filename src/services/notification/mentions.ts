@@ -3,7 +3,7 @@ import type { Tx } from "../../db/client.ts";
 import { UserType, type IssueRow, type RepoRow, type UserRow } from "../../db/schema/index.ts";
 import * as users from "../../models/user.ts";
 import { markMentioned } from "../../models/issue.ts";
-import { repoPermission } from "../../auth/permission.ts";
+import { repoPermission } from "../access/permission.ts";
 
 /**
  * Gitea's mention pattern (modules/references): `@name` or `@org/team` after a space, an opening

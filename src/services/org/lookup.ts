@@ -2,7 +2,7 @@ import type { Env } from "../env.ts";
 import { UserType, type UserRow } from "../../db/schema/index.ts";
 import * as users from "../../models/user.ts";
 import * as orgs from "../../models/org.ts";
-import { canSeeOwner } from "../../auth/permission.ts";
+import { canSeeOwner } from "../access/permission.ts";
 import { AccountMoved, Forbidden, NotFound } from "../../lib/errors.ts";
 
 /** Gitea's orgAssignment: the organization named in the path, or 404 (it does not check visibility). */

@@ -13,7 +13,7 @@ import { Forbidden, Invalid, NotFound } from "../../lib/errors.ts";
 import { nowUnix } from "../../lib/time.ts";
 import { usernameProblem } from "../user/names.ts";
 import { parseVisibility } from "../user/visibility.ts";
-import { canSeeOwner, isPublicOnly, type Doer } from "../../auth/permission.ts";
+import { canSeeOwner, isPublicOnly, type Doer } from "../access/permission.ts";
 import { deleteAllOwnedRepos } from "../repo/delete.ts";
 import { removeAvatarFile } from "../user/avatar.ts";
 import { clearFollows } from "../../models/follow.ts";

@@ -3,7 +3,7 @@ import { writeTx } from "../../db/client.ts";
 import type { RepoRow, TeamRow, UserRow } from "../../db/schema/index.ts";
 import * as teams from "../../models/team.ts";
 import * as repos from "../../models/repo.ts";
-import { isPublicOnly, repoPermission, type Doer } from "../../auth/permission.ts";
+import { isPublicOnly, repoPermission, type Doer } from "../access/permission.ts";
 import { Forbidden, NotFound } from "../../lib/errors.ts";
 import { withContext } from "../repo/list.ts";
 import type { RepoContext } from "../repo/lookup.ts";

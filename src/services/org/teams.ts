@@ -6,7 +6,7 @@ import * as teams from "../../models/team.ts";
 import * as users from "../../models/user.ts";
 import { Forbidden, Invalid, NotFound } from "../../lib/errors.ts";
 import type { ListPage } from "./org.ts";
-import { isPublicOnly, type Doer } from "../../auth/permission.ts";
+import { isPublicOnly, type Doer } from "../access/permission.ts";
 
 /** Gitea's unit names (`repo.code`, ...) by unit type. */
 export const UNIT_NAMES: Record<number, string> = {

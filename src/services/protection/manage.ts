@@ -6,7 +6,7 @@ import * as users from "../../models/user.ts";
 import * as teams from "../../models/team.ts";
 import { BadRequest, Forbidden, HearthError, Invalid, NotFound } from "../../lib/errors.ts";
 import { nowUnix } from "../../lib/time.ts";
-import { repoPermission } from "../../auth/permission.ts";
+import { repoPermission } from "../access/permission.ts";
 import type { RepoContext } from "../repo/lookup.ts";
 import { parseRule, rulesOf, type ProtectedBranchRule } from "./rules.ts";
 

@@ -1,6 +1,6 @@
 import type { Env } from "../env.ts";
 import type { UserRow } from "../../db/schema/index.ts";
-import type { RepoPermission } from "../../auth/permission.ts";
+import type { RepoPermission } from "../access/permission.ts";
 import { isTeamMember } from "../../models/team.ts";
 import type { ProtectedBranchRule } from "./rules.ts";
 

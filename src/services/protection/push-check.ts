@@ -1,6 +1,6 @@
 import type { Env } from "../env.ts";
 import type { RepoRow, UserRow } from "../../db/schema/index.ts";
-import { repoPermission, type RepoPermission } from "../../auth/permission.ts";
+import { repoPermission, type RepoPermission } from "../access/permission.ts";
 import { getPullByIndex } from "../../models/pull.ts";
 import { globMatches } from "../../lib/glob.ts";
 import { changedPaths, isForcePush, newestPushedCommit, type QuarantineEnv } from "../../git/push-inspect.ts";

@@ -5,7 +5,7 @@ import * as model from "../../models/protected-tag.ts";
 import * as users from "../../models/user.ts";
 import { BadRequest, Forbidden, Invalid, NotFound } from "../../lib/errors.ts";
 import { nowUnix } from "../../lib/time.ts";
-import { repoPermission } from "../../auth/permission.ts";
+import { repoPermission } from "../access/permission.ts";
 import type { RepoContext } from "../repo/lookup.ts";
 import { requireNotArchived, teamIdsByNames, teamsWithRepoAccess, userIdsByNames } from "./manage.ts";
 import { parseTagRule, patternError, tagRulesOf, type ProtectedTagRule } from "./tag-rules.ts";

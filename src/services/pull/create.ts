@@ -10,7 +10,7 @@ import { getMilestone } from "../../models/milestone.ts";
 import { Conflict, Invalid, NotFound } from "../../lib/errors.ts";
 import { readBranchHead } from "../../git/refs.ts";
 import { resolveRevision } from "../../git/objects.ts";
-import { repoPermission } from "../../auth/permission.ts";
+import { repoPermission } from "../access/permission.ts";
 import { gitDirOf, type RepoContext } from "../repo/lookup.ts";
 import { insertIssueTx } from "../issue/issues.ts";
 import { issueChangedHeld } from "../issue/hooks.ts";

@@ -4,7 +4,7 @@ import * as pulls from "../../models/pull.ts";
 import * as repos from "../../models/repo.ts";
 import * as users from "../../models/user.ts";
 import { NotFound } from "../../lib/errors.ts";
-import { repoPermission, requireCodeReader, type RepoPermission } from "../../auth/permission.ts";
+import { repoPermission, requireCodeReader, type RepoPermission } from "../access/permission.ts";
 import { issueFromPath, type IssueContext } from "../issue/lookup.ts";
 import { gitDirOf, type RepoContext } from "../repo/lookup.ts";
 

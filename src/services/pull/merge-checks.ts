@@ -9,7 +9,7 @@ import * as pulls from "../../models/pull.ts";
 import { HearthError, NotFound } from "../../lib/errors.ts";
 import { globMatches } from "../../lib/glob.ts";
 import { changedPaths } from "../../git/push-inspect.ts";
-import type { RepoPermission } from "../../auth/permission.ts";
+import type { RepoPermission } from "../access/permission.ts";
 import { protectionRuleFor } from "../protection/rules.ts";
 import { canUserMerge } from "../protection/permissions.ts";
 import type { ProtectedBranchRule } from "../protection/rules.ts";

@@ -3,7 +3,7 @@ import type { IssueRow, UserRow } from "../../db/schema/index.ts";
 import * as notifications from "../../models/notification.ts";
 import * as users from "../../models/user.ts";
 import * as repos from "../../models/repo.ts";
-import { repoPermission } from "../../auth/permission.ts";
+import { repoPermission } from "../access/permission.ts";
 
 /**
  * Who hears by mail of a pull request's merge (Gitea's MailParticipants): the issue's audience —

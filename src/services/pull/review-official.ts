@@ -1,7 +1,7 @@
 import type { Env } from "../env.ts";
 import { AccessMode, UnitType, type PullRequestRow, type RepoRow, type TeamRow, type UserRow } from "../../db/schema/index.ts";
 import { unitsOfTeams } from "../../models/team.ts";
-import { repoPermission } from "../../auth/permission.ts";
+import { repoPermission } from "../access/permission.ts";
 import { isOfficialReviewer } from "../protection/permissions.ts";
 import { protectionRuleFor } from "../protection/rules.ts";
 

@@ -7,7 +7,7 @@ import { getCollaboration } from "../../models/collaboration.ts";
 import { getTeamByName, hasTeamRepo, listTeamMembers, unitsOfTeams, userTeamsWithRepo } from "../../models/team.ts";
 import { Forbidden, Invalid, NotFound } from "../../lib/errors.ts";
 import { nowUnix } from "../../lib/time.ts";
-import { repoPermission } from "../../auth/permission.ts";
+import { repoPermission } from "../access/permission.ts";
 import { recordActivity } from "../issue/touch.ts";
 import type { PullContext } from "./lookup.ts";
 import { isOfficialReviewerOf, isOfficialReviewerTeamOf } from "./review-official.ts";

@@ -13,7 +13,7 @@ import { isAncestor } from "../../git/reflist.ts";
 import { fetchBranchInto } from "../../git/pull-refs.ts";
 import { updateRefs, deleteRefsUnder, RefUpdateError } from "../../git/refs-write.ts";
 import { cleanMergeTree, commitTree, rebaseCommits, MergeConflictError, UnrelatedHistoriesError } from "../../git/merge.ts";
-import { repoPermission } from "../../auth/permission.ts";
+import { repoPermission } from "../access/permission.ts";
 import { gitIdentityOf } from "../user/git-identity.ts";
 import { processPush } from "../repo/push.ts";
 import { protectionRuleFor } from "../protection/rules.ts";

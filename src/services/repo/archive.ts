@@ -7,7 +7,7 @@ import { BadRequest, NotFound } from "../../lib/errors.ts";
 import { streamArchive, streamBundle } from "../../git/archive.ts";
 import { isSafeRefName, resolveRevisions } from "../../git/tree.ts";
 import { gitDirOf, type RepoContext } from "./lookup.ts";
-import { requireCodeReader } from "../../auth/permission.ts";
+import { requireCodeReader } from "../access/permission.ts";
 
 export type ArchiveType = "zip" | "tar.gz" | "bundle";
 

@@ -5,7 +5,7 @@ import * as collab from "../../models/collaboration.ts";
 import * as watchModel from "../../models/watch.ts";
 import * as users from "../../models/user.ts";
 import { Forbidden, Invalid, NotFound } from "../../lib/errors.ts";
-import { repoPermission } from "../../auth/permission.ts";
+import { repoPermission } from "../access/permission.ts";
 import type { RepoContext } from "./lookup.ts";
 import type { Paging } from "./list.ts";
 

@@ -14,7 +14,7 @@ import { commitFiles, isValidBranchName, RefMovedError, type FileWrite } from ".
 import * as tree from "../../git/tree.ts";
 import type { CommitInfo, EntryKind, LastCommit, TreeEntry } from "../../git/tree.ts";
 import { gitDirOf, type RepoContext } from "./lookup.ts";
-import { requireCodeReader } from "../../auth/permission.ts";
+import { requireCodeReader } from "../access/permission.ts";
 
 export type { CommitInfo, EntryKind, LastCommit } from "../../git/tree.ts";
 

@@ -4,7 +4,7 @@ import { writeTx, type Tx } from "../../db/client.ts";
 import { AccessMode, UserType, type RepoRow, type UserRow } from "../../db/schema/index.ts";
 import { addRepoToAllRepoTeams, listUserTeams } from "../../models/team.ts";
 import { putCollaboration } from "../../models/collaboration.ts";
-import { canSeeOwner, repoPermission, requireOwnerInReach, requireRepoStaysInReach } from "../../auth/permission.ts";
+import { canSeeOwner, repoPermission, requireOwnerInReach, requireRepoStaysInReach } from "../access/permission.ts";
 import { getUserByName } from "../../models/user.ts";
 import * as repos from "../../models/repo.ts";
 import * as branchModel from "../../models/branch.ts";

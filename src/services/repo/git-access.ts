@@ -2,7 +2,7 @@ import type { Env } from "../env.ts";
 import type { UserRow } from "../../db/schema/index.ts";
 import * as users from "../../models/user.ts";
 import * as repos from "../../models/repo.ts";
-import { repoPermission } from "../../auth/permission.ts";
+import { repoPermission } from "../access/permission.ts";
 import { gitDirOf, type RepoContext } from "./lookup.ts";
 
 export type GitAccessResult =

@@ -2,7 +2,7 @@ import type { Env } from "../env.ts";
 import { Visibility, type RepoRow, type UserRow } from "../../db/schema/index.ts";
 import * as repos from "../../models/repo.ts";
 import * as users from "../../models/user.ts";
-import { repoPermission, isPublicOnly, type Doer } from "../../auth/permission.ts";
+import { repoPermission, isPublicOnly, type Doer } from "../access/permission.ts";
 import type { RepoContext } from "./lookup.ts";
 
 export interface Paging {

@@ -4,7 +4,7 @@ import * as repos from "../../models/repo.ts";
 import * as users from "../../models/user.ts";
 import { NotFound } from "../../lib/errors.ts";
 import { repoPath as repoDiskPath } from "../../git/repo-init.ts";
-import { repoPermission, type RepoPermission } from "../../auth/permission.ts";
+import { repoPermission, type RepoPermission } from "../access/permission.ts";
 
 /** A repository as a request sees it: the row, its owner, and the doer's permission on it. */
 export interface RepoContext {

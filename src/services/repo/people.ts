@@ -1,7 +1,7 @@
 import type { Env } from "../env.ts";
 import { UserType, Visibility, type UserRow } from "../../db/schema/index.ts";
 import { activeUsersByName, repoPeopleIds } from "../../models/repo-people.ts";
-import { repoPermission } from "../../auth/permission.ts";
+import { repoPermission } from "../access/permission.ts";
 import type { RepoContext } from "./lookup.ts";
 
 /**

@@ -2,7 +2,7 @@ import type { Env } from "../env.ts";
 import * as repos from "../../models/repo.ts";
 import * as users from "../../models/user.ts";
 import { NotFound } from "../../lib/errors.ts";
-import { repoPermission } from "../../auth/permission.ts";
+import { repoPermission } from "../access/permission.ts";
 import { editRepo } from "./edit.ts";
 
 /**

@@ -7,7 +7,7 @@ import { NotFound } from "../../lib/errors.ts";
 import { nowUnix } from "../../lib/time.ts";
 import { readBranchHeads, type BranchHead } from "../../git/refs.ts";
 import { setHead } from "../../git/repo-init.ts";
-import { repoPermission } from "../../auth/permission.ts";
+import { repoPermission } from "../access/permission.ts";
 import { gitDirOf } from "./lookup.ts";
 import { scheduleHousekeeping } from "./housekeeping.ts";
 import { checkProtectedRefs } from "../protection/push-check.ts";

@@ -8,7 +8,7 @@ import { Forbidden, NotFound } from "../../lib/errors.ts";
 import { requireUser } from "../user/account.ts";
 import { requireViewableAccount } from "../user/profile.ts";
 import type { Paging } from "./list.ts";
-import { isPublicOnly, type Doer } from "../../auth/permission.ts";
+import { isPublicOnly, type Doer } from "../access/permission.ts";
 
 /**
  * The repositories a listing of `user`'s stars or watches may show to `viewer`. The user looking at

@@ -14,7 +14,7 @@ import { Conflict, Forbidden, Invalid, NotFound } from "../../lib/errors.ts";
 import { nowUnix } from "../../lib/time.ts";
 import { moveRepo } from "../../git/repo-init.ts";
 import { repoDirExists } from "../../git/fork.ts";
-import { repoPermission, RepoPermission } from "../../auth/permission.ts";
+import { repoPermission, RepoPermission } from "../access/permission.ts";
 import { gitDirOf, type RepoContext } from "./lookup.ts";
 
 /** A pending transfer as the Repository JSON shows it (`repo_transfer`). */

@@ -5,7 +5,7 @@ import * as watchModel from "../../models/watch.ts";
 import { nowUnix } from "../../lib/time.ts";
 import type { Paging } from "./list.ts";
 import { listingView } from "./stars.ts";
-import type { Doer } from "../../auth/permission.ts";
+import type { Doer } from "../access/permission.ts";
 
 export function isWatching(env: Env, user: UserRow, repo: RepoRow): boolean {
   return watchModel.isWatching(env.db, user.id, repo.id);

@@ -1,7 +1,7 @@
 import type { Env } from "../env.ts";
 import { writeTx } from "../../db/client.ts";
 import { UserType, Visibility, type NewUserRow, type UserRow } from "../../db/schema/index.ts";
-import { canSeeOwner, requireOwnerInReach, isPublicOnly, type Doer } from "../../auth/permission.ts";
+import { canSeeOwner, requireOwnerInReach, isPublicOnly, type Doer } from "../access/permission.ts";
 import * as users from "../../models/user.ts";
 import { NotFound } from "../../lib/errors.ts";
 import { nowUnix } from "../../lib/time.ts";

@@ -3,7 +3,7 @@ import { writeTx } from "../../db/client.ts";
 import type { AccessTokenRow, UserRow } from "../../db/schema/index.ts";
 import * as tokens from "../../models/token.ts";
 import { hashToken, newAccessToken } from "../../crypto/token.ts";
-import { InvalidScopeError, ScopeSet, SCOPE_ALL } from "../../auth/scopes.ts";
+import { InvalidScopeError, ScopeSet, SCOPE_ALL } from "../access/scopes.ts";
 import { BadRequest, Invalid, NotFound } from "../../lib/errors.ts";
 import { nowUnix } from "../../lib/time.ts";
 

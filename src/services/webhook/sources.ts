@@ -10,7 +10,7 @@ import * as repos from "../../models/repo.ts";
 import * as users from "../../models/user.ts";
 import * as issues from "../../models/issue.ts";
 import { getPullByIssueId } from "../../models/pull.ts";
-import { RepoPermission, repoPermission } from "../../auth/permission.ts";
+import { RepoPermission, repoPermission } from "../access/permission.ts";
 import { readCommits } from "../../git/objects.ts";
 import { fileStatuses } from "../../git/diff.ts";
 import { gitDirOf, repoTopics } from "../repo/lookup.ts";

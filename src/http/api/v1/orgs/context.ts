@@ -1,7 +1,7 @@
 import type { Principal } from "../../../../auth/principal.ts";
 import type { UserRow } from "../../../../db/schema/index.ts";
 import type { Env } from "../../../../services/env.ts";
-import { requireOwnerInReach } from "../../../../auth/permission.ts";
+import { requireOwnerInReach } from "../../../../services/access/permission.ts";
 import { canSeeOrg, requireOrg, requireOrgMember, requireOrgOwner } from "../../../../services/org/lookup.ts";
 import { NotFound } from "../../../../lib/errors.ts";
 

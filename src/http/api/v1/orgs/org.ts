@@ -30,7 +30,7 @@ import { requireAccount, requireUser } from "../../../../services/user/account.t
 import { deleteAvatar, setAvatar } from "../../../../services/user/avatar.ts";
 import { Invalid, NotFound } from "../../../../lib/errors.ts";
 import { orgFromPath } from "./context.ts";
-import { requireOwnerInReach } from "../../../../auth/permission.ts";
+import { requireOwnerInReach } from "../../../../services/access/permission.ts";
 
 type OrgBody = v.InferOutput<typeof EditOrgOption>;
 

@@ -35,7 +35,7 @@ import type { Principal } from "../../../../auth/principal.ts";
 import type { TeamRow, UserRow } from "../../../../db/schema/index.ts";
 import { totalHeaders } from "../repos/collaborators.ts";
 import { orgFromPath } from "./context.ts";
-import { requireOwnerInReach } from "../../../../auth/permission.ts";
+import { requireOwnerInReach } from "../../../../services/access/permission.ts";
 
 const TeamParams = v.object({ id: v.string() });
 const TeamUserParams = v.object({ ...TeamParams.entries, username: v.string() });

@@ -2,7 +2,7 @@ import type { Principal } from "../../../../auth/principal.ts";
 import type { Env } from "../../../../services/env.ts";
 import { RepoMoved, resolveRepo, resolveRepoById, repoTopics, type RepoContext } from "../../../../services/repo/lookup.ts";
 import { NotFound, Redirect } from "../../../../lib/errors.ts";
-import { requireCodeReader } from "../../../../auth/permission.ts";
+import { requireCodeReader } from "../../../../services/access/permission.ts";
 import { toAPIRepo } from "../../../../convert/repo.ts";
 import { pendingTransferOf } from "../../../../services/repo/transfer.ts";
 

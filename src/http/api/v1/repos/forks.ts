@@ -9,7 +9,7 @@ import { withContext } from "../../../../services/repo/list.ts";
 import { resolveRepoById } from "../../../../services/repo/lookup.ts";
 import { topicsOfRepos } from "../../../../services/repo/topics.ts";
 import { repoFromPath, repoJson } from "./context.ts";
-import { requireCodeReader } from "../../../../auth/permission.ts";
+import { requireCodeReader } from "../../../../services/access/permission.ts";
 import { requireToken, totalOnly } from "./collaborators.ts";
 
 export const forkOperations: AnyOperation[] = [

@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { operation, reply, type AnyOperation } from "../../../route.ts";
 import { RepoHookParams } from "../../../schemas/hook.ts";
-import { RepoPermission } from "../../../../auth/permission.ts";
+import { RepoPermission } from "../../../../services/access/permission.ts";
 import type { AccessModeValue } from "../../../../db/schema/index.ts";
 import type { Env } from "../../../../services/env.ts";
 import type { Principal } from "../../../../auth/principal.ts";

@@ -13,7 +13,7 @@ import type { Env } from "../../../../services/env.ts";
 import type { Principal } from "../../../../auth/principal.ts";
 import type { UserRow } from "../../../../db/schema/index.ts";
 import { repoFromPath, repoJson } from "./context.ts";
-import { requireRepoStaysInReach } from "../../../../auth/permission.ts";
+import { requireRepoStaysInReach } from "../../../../services/access/permission.ts";
 
 type CreateBody = v.InferOutput<typeof CreateRepoOption>;
 

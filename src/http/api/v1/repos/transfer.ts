@@ -2,7 +2,7 @@ import { operation, Reply, type AnyOperation } from "../../../route.ts";
 import { RepoParams, Repository } from "../../../schemas/repo.ts";
 import { TransferRepoOption } from "../../../schemas/repo-social.ts";
 import { toAPIUser } from "../../../../convert/user.ts";
-import type { RepoPermission } from "../../../../auth/permission.ts";
+import type { RepoPermission } from "../../../../services/access/permission.ts";
 import {
   acceptTransfer,
   pendingTransferOf,

@@ -1,4 +1,4 @@
-import type { Tx } from "../db/client.ts";
+import type { Tx } from "../../db/client.ts";
 import {
   AccessMode,
   UnitType,
@@ -8,17 +8,17 @@ import {
   type RepoRow,
   type UnitTypeValue,
   type UserRow,
-} from "../db/schema/index.ts";
-import { getCollaboration } from "../models/collaboration.ts";
-import { isOrgMember, isOrgOwner } from "../models/org.ts";
-import { unitsOfTeams, userTeamsWithRepo } from "../models/team.ts";
-import { Forbidden, NotFound, PublicOnlyRefused } from "../lib/errors.ts";
+} from "../../db/schema/index.ts";
+import { getCollaboration } from "../../models/collaboration.ts";
+import { isOrgMember, isOrgOwner } from "../../models/org.ts";
+import { unitsOfTeams, userTeamsWithRepo } from "../../models/team.ts";
+import { Forbidden, NotFound, PublicOnlyRefused } from "../../lib/errors.ts";
 import type { ScopeSet } from "./scopes.ts";
 
 /**
  * The one permission function of hearth: every caller (API routes, git transport, hooks, later the
- * web) asks it what a doer may do with a repository. It reads the data layer directly because it is
- * the data-backed rule itself; nothing else in auth/ does.
+ * web, registries and the runner) asks it what a doer may do with a repository, an organization or
+ * an account. It is domain, not credentials: auth/ says who is calling, this says what they may do.
  */
 
 /**
@@ -26,7 +26,7 @@ import type { ScopeSet } from "./scopes.ts";
  * repositories of public owners, public users and public organizations (Gitea's ctx.PublicOnly).
  *
  * The doer of such a request carries the flag itself, so the one permission function
- * (auth/permission.ts) and the list filters built from the doer treat everything else as out of
+ * (this module) and the list filters built from the doer treat everything else as out of
  * reach, whichever route, list, transport or download asks: no handler has to remember it.
  */
 export type Doer = UserRow & { readonly publicOnly?: true };
