@@ -144,6 +144,25 @@ describe("route declarations", () => {
     }
   });
 
+  test("every declared resource is named by the operation's path (the runner resolves it from there)", () => {
+    const problems: string[] = [];
+    for (const op of apiOperations) {
+      const has = (name: string) => new RegExp(`/:${name}(/|$)`).test(op.path);
+      const need = (name: string, why: string) => {
+        if (!has(name)) problems.push(`${op.operationId}: declares ${why} but ${op.path} has no :${name}`);
+      };
+      const { repo, issue, pull, org, user } = op.access;
+      if (repo) (need("owner", "repo"), need("repo", "repo"));
+      if (issue || pull) {
+        if (!repo) problems.push(`${op.operationId}: an issue or pull request is declared only with its repository`);
+        need("index", "issue/pull");
+      }
+      if (org) need("org", "org");
+      if (user) need("username", "user");
+    }
+    expect(problems).toEqual([]);
+  });
+
   test("every operation is Gitea's (or a listed hearth extension), under its operationId, declared once", () => {
     const seen = new Set<string>();
     for (const op of apiOperations) {

@@ -9,6 +9,7 @@ import { paginationHeaders, readPage } from "./pagination.ts";
 import { errorResponse, jsonResponse } from "./respond.ts";
 import { Reply, scopeCategories, type AnyOperation, type OpContext } from "./route.ts";
 import { validate } from "./validate.ts";
+import { resolveResources, type Resources } from "./access.ts";
 
 export interface RunnerDeps {
   env: Env;
@@ -65,7 +66,10 @@ export async function runOperation(
     let body: unknown;
     let bodyDone = false;
 
-    const ctx: OpContext<unknown, unknown, unknown> = {
+    const granted = resolveResources(env, op.access, principal, url, params as Record<string, unknown> | undefined);
+
+    const ctx: OpContext<unknown, unknown, unknown> & Resources = {
+      ...granted,
       params,
       query,
       get body() {

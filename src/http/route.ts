@@ -3,22 +3,84 @@ import type { Env } from "../services/env.ts";
 import type { Principal } from "../auth/principal.ts";
 import type { ScopeCategory } from "../services/access/scopes.ts";
 import type { Page } from "./pagination.ts";
+import type { UserRow } from "../db/schema/index.ts";
+import type { Doer, RepoUnit } from "../services/access/permission.ts";
+import type { RepoAccess } from "../services/access/repo-access.ts";
+import type { RepoContext } from "../services/repo/lookup.ts";
+import type { IssueContext } from "../services/issue/lookup.ts";
+import type { PullContext } from "../services/pull/lookup.ts";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD";
 
+/** The organization of the path (`:org`) and what the doer must be of it (Gitea's orgAssignment and its guards). */
+export type OrgAccess =
+  /** It exists (404), and a public-only token may reach it (403); visibility is the handler's business. */
+  | "exists"
+  /** The doer may see it (404 otherwise, so a private organization does not leak). */
+  | "visible"
+  /** reqOrgMembership: a member (or a site admin); implies a doer. */
+  | "member"
+  /** reqOrgOwnership: an owner (or a site admin); implies a doer. */
+  | "owner";
+
+/** The account of the path (`:username`) and what the doer must be to it. */
+export interface UserAccess {
+  /** `user`: an individual (Gitea's 404 for an organization); `account`: a user or an organization. */
+  kind: "user" | "account";
+  /** The doer may see the account (404), and a public-only token may reach it (403). */
+  visible?: true;
+  /** Gitea's reqSelfOrAdmin: the doer is that account or a site admin (403); implies a doer. */
+  selfOrAdmin?: true;
+}
+
 /**
- * Who may call an operation, declared on every route (a test walks them all):
+ * Who may call an operation, declared on every route and enforced by the operation runner alone
+ * (http/access.ts), in Gitea's order: the token scope, then sign-in, then the resources of the
+ * path, each resolved once (renamed owners and repositories redirect there) and checked by the
+ * one permission function. Tests walk every declaration.
  * - `scope`: the token scope categories the operation needs, all of them (read for GET/HEAD,
  *   write otherwise, as Gitea derives it), or `"public"` for operations Gitea leaves without a
  *   scope check.
  * - `signIn`: `false` lets anonymous callers through, `true` needs a doer, `"admin"` a site admin.
- * Checks that depend on the resource (self-or-admin, basic-auth-only) run in the handler, through
- * http/guards.ts, after the resource is found: that is Gitea's order of errors.
+ * - `repo`: the repository of `:owner/:repo` and the access needed to it (services/access/repo-access.ts).
+ * - `issue` / `pull`: with `repo`, the issue or pull request of `:index` (404 when missing or its
+ *   unit is not readable), resolved after the repository's checks.
+ * - `org`: the organization of `:org`; `user`: the account of `:username`.
+ * The handler gets what was resolved (`ctx.repo`, `ctx.org`, `ctx.user`) and `ctx.doer`, typed as
+ * present whenever the declaration guarantees one. Rules that depend on more than the resource
+ * (a comment's poster, a branch rule) live in the services.
  */
 export interface Access {
-  scope: ScopeCategory | ScopeCategory[] | "public";
+  scope: ScopeCategory | readonly ScopeCategory[] | "public";
   signIn: boolean | "admin";
+  repo?: RepoAccess;
+  issue?: true;
+  pull?: true;
+  org?: OrgAccess;
+  user?: UserAccess;
 }
+
+type True<T> = T extends true ? true : never;
+
+/** Whether a declaration guarantees a signed-in doer. */
+type NeedsDoer<A extends Access> =
+  | (A["signIn"] extends true | "admin" ? true : never)
+  | (A["repo"] extends infer R
+      ? R extends RepoAccess
+        ? True<R["doer"]> | (R["write"] extends RepoUnit ? true : never) | True<R["admin"]> | True<R["owner"]>
+        : never
+      : never)
+  | (A["org"] extends "member" | "owner" ? true : never)
+  | (A["user"] extends { selfOrAdmin: true } ? true : never);
+
+/** What the runner hands a handler beyond its input: the resolved resources and the doer. */
+export type Granted<A extends Access> = { doer: [NeedsDoer<A>] extends [never] ? Doer | undefined : Doer } & (A["repo"] extends RepoAccess
+  ? { repo: RepoContext }
+  : unknown) &
+  (A["issue"] extends true ? { issue: IssueContext } : unknown) &
+  (A["pull"] extends true ? { pull: PullContext } : unknown) &
+  (A["org"] extends OrgAccess ? { org: UserRow } : unknown) &
+  (A["user"] extends UserAccess ? { user: UserRow } : unknown);
 
 /** A response with a status other than 200 or with headers; a handler may also return a bare body. */
 export class Reply {
@@ -50,6 +112,7 @@ export interface OperationSpec<
   PS extends GenericSchema | undefined = undefined,
   QS extends GenericSchema | undefined = undefined,
   BS extends GenericSchema | undefined = undefined,
+  A extends Access = Access,
 > {
   method: Method;
   /** Path below /api/v1, Elysia syntax: `/users/:username/tokens`. */
@@ -76,7 +139,7 @@ export interface OperationSpec<
   docNames?: Record<string, string>;
   tag: string;
   summary: string;
-  access: Access;
+  access: A;
   params?: PS;
   query?: QS;
   body?: BS;
@@ -84,19 +147,20 @@ export interface OperationSpec<
   multipartFile?: string;
   /** Response schemas by status, for the API document; `null` for an empty body. */
   responses: Record<number, GenericSchema | null>;
-  handler(ctx: OpContext<Out<PS>, Out<QS>, Out<BS>>): Reply | unknown | Promise<Reply | unknown>;
+  handler(ctx: OpContext<Out<PS>, Out<QS>, Out<BS>> & Granted<A>): Reply | unknown | Promise<Reply | unknown>;
 }
 
 // The registry holds specs of differing schema types; handlers are only called with validated input.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyOperation = OperationSpec<any, any, any>;
+export type AnyOperation = OperationSpec<any, any, any, Access>;
 
-/** Declares an operation; the spec's schemas type the handler's context. */
+/** Declares an operation; the spec's schemas and access declaration type the handler's context. */
 export function operation<
   PS extends GenericSchema | undefined = undefined,
   QS extends GenericSchema | undefined = undefined,
   BS extends GenericSchema | undefined = undefined,
->(spec: OperationSpec<PS, QS, BS>): AnyOperation {
+  const A extends Access = Access,
+>(spec: OperationSpec<PS, QS, BS, A>): AnyOperation {
   return spec as AnyOperation;
 }
 
@@ -108,6 +172,7 @@ export const reply = {
 
 /** The categories an access declaration needs (none for public operations). */
 export function scopeCategories(access: Access): ScopeCategory[] {
-  if (access.scope === "public") return [];
-  return Array.isArray(access.scope) ? access.scope : [access.scope];
+  const { scope } = access;
+  if (scope === "public") return [];
+  return typeof scope === "string" ? [scope] : [...scope];
 }

@@ -10,20 +10,15 @@ import {
   UpdateBranchRepoOption,
 } from "../../../schemas/branch.ts";
 import { createBranch, deleteBranch, getBranch, listBranches, renameBranch, updateBranch } from "../../../../services/repo/branches.ts";
-import type { RepoContext } from "../../../../services/repo/lookup.ts";
-import type { Principal } from "../../../../auth/principal.ts";
-import { Forbidden, HearthError, Unauthorized } from "../../../../lib/errors.ts";
 import { toAPIBranch } from "../../../../convert/branch.ts";
-import { codeRepo, wildcard } from "./context.ts";
+import { wildcard } from "./context.ts";
 import { branchProtectionView } from "../../../../services/protection/branch-view.ts";
 import { rulesOf } from "../../../../services/protection/rules.ts";
 
-/** Gitea's reqToken, reqRepoWriter(Code) and mustNotBeArchived, in that order. */
-export function requireCodeWriter(rc: RepoContext, principal: Principal | undefined): asserts principal is Principal {
-  if (!principal) throw new Unauthorized("token is required");
-  if (!rc.perm.canWrite("code") && !rc.perm.isAdmin()) throw new Forbidden("user should have a permission to write to a repo");
-  if (rc.repo.isArchived) throw new HearthError(423, `${rc.owner.name}/${rc.repo.name} is archived`);
-}
+/** Reading a repository's branches: Gitea's reqRepoReader(Code). */
+const read = { scope: "repository", signIn: false, repo: { read: "code" } } as const;
+/** Changing them: reqRepoReader(Code), reqToken, reqRepoWriter(Code), mustNotBeArchived, in that order. */
+const write = { scope: "repository", signIn: false, repo: { read: "code", write: "code", notArchived: true } } as const;
 
 const BranchParams = RepoWildcardParams;
 
@@ -34,16 +29,15 @@ export const branchOperations = [
     operationId: "repoListBranches",
     tag: "repository",
     summary: "List a repository's branches",
-    access: { scope: "repository", signIn: false },
+    access: read,
     params: RepoParams,
     query: PageQuery,
     responses: { 200: v.array(Branch) },
-    handler: async ({ env, principal, params, url, page, list }) => {
-      const rc = codeRepo(env, principal, url, params);
+    handler: async ({ env, repo: rc, doer, page, list }) => {
       const p = page();
       const { items, total } = await listBranches(env, rc, p);
       const rules = rulesOf(env, rc.repo.id);
-      const json = items.map((b) => toAPIBranch(env.settings, rc, b, !!principal, branchProtectionView(env, rc, principal?.user, b.name, rules)));
+      const json = items.map((b) => toAPIBranch(env.settings, rc, b, !!doer, branchProtectionView(env, rc, doer, b.name, rules)));
       return list(json, total, p);
     },
   }),
@@ -54,13 +48,12 @@ export const branchOperations = [
     operationId: "repoGetBranch",
     tag: "repository",
     summary: "Retrieve a specific branch from a repository, including its effective branch protection",
-    access: { scope: "repository", signIn: false },
+    access: read,
     params: BranchParams,
     responses: { 200: Branch },
-    handler: async ({ env, principal, params, url }) => {
-      const rc = codeRepo(env, principal, url, params);
+    handler: async ({ env, repo: rc, doer, params }) => {
       const branch = await getBranch(env, rc, wildcard(params));
-      return toAPIBranch(env.settings, rc, branch, !!principal, branchProtectionView(env, rc, principal?.user, branch.name));
+      return toAPIBranch(env.settings, rc, branch, !!doer, branchProtectionView(env, rc, doer, branch.name));
     },
   }),
   operation({
@@ -69,19 +62,17 @@ export const branchOperations = [
     operationId: "repoCreateBranch",
     tag: "repository",
     summary: "Create a branch",
-    access: { scope: "repository", signIn: false },
+    access: write,
     params: RepoParams,
     body: CreateBranchRepoOption,
     responses: { 201: Branch },
-    handler: async ({ env, principal, params, url, body }) => {
-      const rc = codeRepo(env, principal, url, params);
-      requireCodeWriter(rc, principal);
-      const branch = await createBranch(env, rc, principal.user, {
+    handler: async ({ env, repo: rc, doer, body }) => {
+      const branch = await createBranch(env, rc, doer, {
         newBranchName: body.new_branch_name ?? "",
         oldBranchName: body.old_branch_name,
         oldRefName: body.old_ref_name,
       });
-      return reply.created(toAPIBranch(env.settings, rc, branch, true, branchProtectionView(env, rc, principal.user, branch.name)));
+      return reply.created(toAPIBranch(env.settings, rc, branch, true, branchProtectionView(env, rc, doer, branch.name)));
     },
   }),
   operation({
@@ -91,13 +82,11 @@ export const branchOperations = [
     operationId: "repoDeleteBranch",
     tag: "repository",
     summary: "Delete a specific branch from a repository",
-    access: { scope: "repository", signIn: false },
+    access: write,
     params: BranchParams,
     responses: { 204: null },
-    handler: async ({ env, principal, params, url }) => {
-      const rc = codeRepo(env, principal, url, params);
-      requireCodeWriter(rc, principal);
-      await deleteBranch(env, rc, wildcard(params), principal?.user);
+    handler: async ({ env, repo: rc, doer, params }) => {
+      await deleteBranch(env, rc, wildcard(params), doer);
       return reply.noContent();
     },
   }),
@@ -108,14 +97,12 @@ export const branchOperations = [
     operationId: "repoRenameBranch",
     tag: "repository",
     summary: "Rename a branch",
-    access: { scope: "repository", signIn: false },
+    access: write,
     params: BranchParams,
     body: RenameBranchRepoOption,
     responses: { 204: null },
-    handler: async ({ env, principal, params, url, body }) => {
-      const rc = codeRepo(env, principal, url, params);
-      requireCodeWriter(rc, principal);
-      await renameBranch(env, rc, wildcard(params), body.name ?? "", principal?.user);
+    handler: async ({ env, repo: rc, doer, params, body }) => {
+      await renameBranch(env, rc, wildcard(params), body.name ?? "", doer);
       return reply.noContent();
     },
   }),
@@ -126,14 +113,12 @@ export const branchOperations = [
     operationId: "repoUpdateBranch",
     tag: "repository",
     summary: "Update a branch reference to a new commit",
-    access: { scope: "repository", signIn: false },
+    access: write,
     params: BranchParams,
     body: UpdateBranchRepoOption,
     responses: { 204: null },
-    handler: async ({ env, principal, params, url, body }) => {
-      const rc = codeRepo(env, principal, url, params);
-      requireCodeWriter(rc, principal);
-      await updateBranch(env, rc, principal.user, wildcard(params), {
+    handler: async ({ env, repo: rc, doer, params, body }) => {
+      await updateBranch(env, rc, doer, wildcard(params), {
         newCommitId: body.new_commit_id ?? "",
         oldCommitId: body.old_commit_id,
         force: body.force,

@@ -5,8 +5,12 @@ import { RepoParams } from "../../../schemas/repo.ts";
 import { AnnotatedTag, CreateTagOption, RepoWildcardParams, Tag } from "../../../schemas/branch.ts";
 import { createTag, deleteTag, getAnnotatedTag, getTag, listTags } from "../../../../services/repo/tags.ts";
 import { toAPIAnnotatedTag, toAPITag } from "../../../../convert/tag.ts";
-import { requireCodeWriter } from "./branches.ts";
-import { codeRepo, wildcard } from "./context.ts";
+import { wildcard } from "./context.ts";
+
+/** Reading tags: Gitea's reqRepoReader(Code). */
+const read = { scope: "repository", signIn: false, repo: { read: "code" } } as const;
+/** Creating and deleting them: reqRepoReader(Code), reqToken, reqRepoWriter(Code), mustNotBeArchived. */
+const write = { scope: "repository", signIn: false, repo: { read: "code", write: "code", notArchived: true } } as const;
 
 export const tagOperations = [
   operation({
@@ -15,12 +19,11 @@ export const tagOperations = [
     operationId: "repoListTags",
     tag: "repository",
     summary: "List a repository's tags",
-    access: { scope: "repository", signIn: false },
+    access: read,
     params: RepoParams,
     query: PageQuery,
     responses: { 200: v.array(Tag) },
-    handler: async ({ env, principal, params, url, page }) => {
-      const rc = codeRepo(env, principal, url, params);
+    handler: async ({ env, repo: rc, params, page }) => {
       const { items, total } = await listTags(env, rc, page());
       // Gitea sets only the total here, no Link header.
       return new Reply(
@@ -37,11 +40,10 @@ export const tagOperations = [
     operationId: "repoGetTag",
     tag: "repository",
     summary: "Get the tag of a repository by tag name",
-    access: { scope: "repository", signIn: false },
+    access: read,
     params: RepoWildcardParams,
     responses: { 200: Tag },
-    handler: async ({ env, principal, params, url }) => {
-      const rc = codeRepo(env, principal, url, params);
+    handler: async ({ env, repo: rc, params }) => {
       return toAPITag(env.settings, rc, await getTag(env, rc, wildcard(params)));
     },
   }),
@@ -51,15 +53,13 @@ export const tagOperations = [
     operationId: "repoCreateTag",
     tag: "repository",
     summary: "Create a new git tag in a repository",
-    access: { scope: "repository", signIn: false },
+    access: write,
     params: RepoParams,
     body: CreateTagOption,
     // Gitea answers 201 although its swagger says 200.
     responses: { 201: Tag },
-    handler: async ({ env, principal, params, url, body }) => {
-      const rc = codeRepo(env, principal, url, params);
-      requireCodeWriter(rc, principal);
-      const tag = await createTag(env, rc, principal.user, {
+    handler: async ({ env, repo: rc, doer, params, body }) => {
+      const tag = await createTag(env, rc, doer, {
         tagName: body.tag_name ?? "",
         message: body.message,
         target: body.target,
@@ -74,13 +74,11 @@ export const tagOperations = [
     operationId: "repoDeleteTag",
     tag: "repository",
     summary: "Delete a repository's tag by name",
-    access: { scope: "repository", signIn: false },
+    access: write,
     params: RepoWildcardParams,
     responses: { 204: null },
-    handler: async ({ env, principal, params, url }) => {
-      const rc = codeRepo(env, principal, url, params);
-      requireCodeWriter(rc, principal);
-      await deleteTag(env, rc, principal.user, wildcard(params));
+    handler: async ({ env, repo: rc, doer, params }) => {
+      await deleteTag(env, rc, doer, wildcard(params));
       return reply.noContent();
     },
   }),
@@ -90,11 +88,10 @@ export const tagOperations = [
     operationId: "GetAnnotatedTag",
     tag: "repository",
     summary: "Gets the tag object of an annotated tag (not lightweight tags)",
-    access: { scope: "repository", signIn: false },
+    access: read,
     params: v.object({ owner: v.string(), repo: v.string(), sha: v.string() }),
     responses: { 200: AnnotatedTag },
-    handler: async ({ env, principal, params, url }) => {
-      const rc = codeRepo(env, principal, url, params);
+    handler: async ({ env, repo: rc, params }) => {
       return toAPIAnnotatedTag(env.settings, rc, await getAnnotatedTag(env, rc, params.sha));
     },
   }),
