@@ -6,7 +6,6 @@ import { makeTestApp } from "../support/app.ts";
 import { authUrl, gitOk } from "../support/git.ts";
 import { expectShape } from "../support/shape.ts";
 import { GitBlobResponse, GitTreeResponse } from "../../src/http/schemas/commit.ts";
-import { definitionFor, globMatch, parseEditorConfig, parseLfsPointer } from "../../src/services/repo/objects.ts";
 import { languageOf, languageStats } from "../../src/git/languages.ts";
 import { catFile } from "../../src/git/catfile.ts";
 import { gitDirOf } from "../../src/services/repo/lookup.ts";
@@ -261,47 +260,9 @@ describe("GET /editorconfig/{filepath}", () => {
     expect((await t.json("GET", api("empty", "/editorconfig/a.go"), { token: aliceToken })).status).toBe(404);
   });
 
-  test("glob rules", () => {
-    expect(globMatch("/**/*.go", "/a/b.go")).toBe(true);
-    expect(globMatch("/*.go", "/a/b.go")).toBe(false);
-    expect(globMatch("/a/**/b", "/a/b")).toBe(true);
-    expect(globMatch("/a/**/b", "/a/x/y/b")).toBe(true);
-    expect(globMatch("/**/?.c", "/x/ab.c")).toBe(false);
-    expect(globMatch("/**/[ab].c", "/b.c")).toBe(true);
-    expect(globMatch("/**/[!ab].c", "/b.c")).toBe(false);
-    expect(globMatch("/**/[a-c]x", "/bx")).toBe(true);
-    expect(globMatch("/**/{a,b{c,d}}.js", "/bd.js")).toBe(true);
-    expect(globMatch("/**/{a,b{c,d}}.js", "/b.js")).toBe(false);
-    expect(globMatch("/**/{single}.js", "/{single}.js")).toBe(true);
-    expect(globMatch("/**/f{-2..10}", "/f-1")).toBe(true);
-    expect(globMatch("/**/f{-2..10}", "/f11")).toBe(false);
-    expect(globMatch("/**/f{-2..10}", "/f01")).toBe(false);
-    expect(globMatch("/**/a\\*b", "/a*b")).toBe(true);
-    expect(globMatch("/**/a\\*b", "/axb")).toBe(false);
-    expect(globMatch("/**/[a/b]", "/[a/b]")).toBe(true);
-    expect(globMatch("/**/{a,b", "/{a,b")).toBe(true);
-    // A hostile pattern costs bounded work, not exponential backtracking (which would never finish).
-    expect(globMatch(`/${"*".repeat(200)}x`, `/${"a".repeat(2000)}`)).toBe(false);
-    expect(globMatch(`/${"{a,b}".repeat(30)}`, "/ab")).toBe(false);
-    expect(globMatch(`/${"**".repeat(300)}x`, `/${"a/".repeat(1000)}`)).toBe(false);
-  });
-
-  test("parsing: duplicate sections merge, keys are case-insensitive, bad lines are skipped", () => {
-    const sections = parseEditorConfig("[*]\nINDENT_SIZE=3\n[*]\nend_of_line: CRLF\n[broken\nnot a pair\n=x\n[*.py]\nindent_size = 4 # four\n");
-    expect(sections.map((s) => s.selector)).toEqual(["*", "*.py"]);
-    expect(definitionFor(sections, "a.txt")).toEqual({ indent_size: "3", end_of_line: "crlf" });
-    expect(definitionFor(sections, "a.py")).toEqual({ indent_size: "4", end_of_line: "crlf" });
-    expect(definitionFor(parseEditorConfig(""), "a")).toEqual({});
-  });
 });
 
 describe("helpers", () => {
-  test("LFS pointers as git-lfs writes them, nothing else", () => {
-    expect(parseLfsPointer(`version https://git-lfs.github.com/spec/v1\noid sha256:${LFS_OID}\nsize 3\n`)).toEqual({ oid: LFS_OID, size: 3 });
-    expect(parseLfsPointer(`version https://git-lfs.github.com/spec/v1\noid sha256:abc\nsize 3\n`)).toBeUndefined();
-    expect(parseLfsPointer("hello")).toBeUndefined();
-  });
-
   test("one cat-file process per repository serves many reads and refuses multi-line names", async () => {
     const cf = catFile(gitDirOf(t.env, { name: "alice" }, { name: "objs" }));
     const infos = await Promise.all([head, goBlob, "main", "nope", `${head}:web/app.ts`].map((n) => cf.info(n)));

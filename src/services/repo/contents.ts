@@ -15,6 +15,7 @@ import * as tree from "../../git/tree.ts";
 import type { CommitInfo, EntryKind, LastCommit, TreeEntry } from "../../git/tree.ts";
 import { gitDirOf, type RepoContext } from "./lookup.ts";
 import { requireCodeReader } from "../access/permission.ts";
+import { parseLfsPointer } from "../../lib/lfs-pointer.ts";
 
 export type { CommitInfo, EntryKind, LastCommit } from "../../git/tree.ts";
 
@@ -110,16 +111,6 @@ export interface EntryView {
 }
 
 export type ContentsResult = { ref: RefCommit; file: EntryView } | { ref: RefCommit; dir: EntryView[] };
-
-/** The LFS pointer a small blob may be: Gitea reports its oid and size. */
-function parseLfsPointer(buf: Buffer): { oid: string; size: number } | undefined {
-  if (buf.length === 0 || buf.length >= 1024) return undefined;
-  const text = buf.toString("utf8");
-  if (!text.startsWith("version https://git-lfs.github.com/spec/v1\n")) return undefined;
-  const oid = /^oid sha256:([0-9a-f]{64})$/m.exec(text)?.[1];
-  const size = /^size (\d+)$/m.exec(text)?.[1];
-  return oid && size ? { oid, size: Number(size) } : undefined;
-}
 
 async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const out = new Array<R>(items.length);

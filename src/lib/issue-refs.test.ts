@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { findIssueRefs } from "../../src/lib/issue-refs.ts";
+import { findIssueRefs } from "./issue-refs.ts";
 
 test("issue references and their closing/reopening keywords", () => {
   const refs = findIssueRefs("Fixes #12 and closes: alice/proj#3.\nSee #4, (resolves #5)\nReopens #6\nx#7 #0 fixes#8 #9abc #12");

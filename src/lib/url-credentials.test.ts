@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { maskUrlCredentials } from "../../src/lib/url-credentials.ts";
+import { maskUrlCredentials } from "./url-credentials.ts";
 
 describe("maskUrlCredentials", () => {
   test("masks the user information of every URL, by structure", () => {
