@@ -6,7 +6,7 @@ import * as teams from "../../models/team.ts";
 import * as users from "../../models/user.ts";
 import { Forbidden, Invalid, NotFound } from "../../lib/errors.ts";
 import type { ListPage } from "./org.ts";
-import { isPublicOnly, type Doer } from "../access/permission.ts";
+import { isPublicOnly, requireOwnerInReach, type Doer } from "../access/permission.ts";
 
 /** Gitea's unit names (`repo.code`, ...) by unit type. */
 export const UNIT_NAMES: Record<number, string> = {
@@ -182,13 +182,16 @@ export function teamUnits(env: Env, teamIds: number[]): Map<number, TeamUnitRow[
 
 /**
  * The team of `/teams/{id}` for `doer`, with Gitea's reqTeamMembership: site admins, organization
- * owners and the team's members pass; other organization members get 403; everyone else 404.
+ * owners and the team's members pass; other organization members get 403; everyone else 404. Then
+ * its organization must be within a public-only token's reach (Gitea's checkTokenPublicOnly, 403).
+ * Gitea parses the id leniently: anything but a number finds no team.
  */
-export function teamForMember(env: Env, doer: UserRow, id: number): { team: TeamRow; org: UserRow } {
-  const team = teams.getTeamById(env.db, id);
+export function teamForMember(env: Env, doer: Doer, id: string): { team: TeamRow; org: UserRow } {
+  const team = /^\d{1,15}$/.test(id) ? teams.getTeamById(env.db, Number(id)) : undefined;
   const org = team && users.getUserById(env.db, team.orgId);
   if (!team || !org) throw new NotFound();
   if (doer.isAdmin || orgs.isOrgOwner(env.db, org.id, doer.id) || teams.isTeamMember(env.db, team.id, doer.id)) {
+    requireOwnerInReach(env, org, doer);
     return { team, org };
   }
   if (orgs.isOrgMember(env.db, org.id, doer.id)) throw new Forbidden("Must be a team member");

@@ -3,12 +3,13 @@ import { operation, reply } from "../../../route.ts";
 import { CreateUserOption, EditUserOption, User } from "../../../schemas/user.ts";
 import { PageQuery, UsernameParams } from "../../../schemas/common.ts";
 import { toAPIUser } from "../../../../convert/user.ts";
-import { createUser, deleteUser, editUser, requireAccount, requireUser } from "../../../../services/user/account.ts";
+import { createUser, deleteUser, editUser } from "../../../../services/user/account.ts";
 import { adminListUsers } from "../../../../services/user/profile.ts";
 import { parseVisibility } from "../../../../services/user/visibility.ts";
 import { Invalid } from "../../../../lib/errors.ts";
 import { parseDateTime } from "../../../../lib/time.ts";
 
+/** Gitea's /admin group: reqToken, reqSiteAdmin. */
 const access = { scope: "admin", signIn: "admin" } as const;
 
 /** strconv.ParseBool, as Gitea's FormBool: anything unparsable is false; empty means "no filter". */
@@ -43,7 +44,7 @@ export const adminUserOperations = [
     }),
     responses: { 200: v.array(User) },
     handler: (ctx) => {
-      const { env, principal, query } = ctx;
+      const { env, doer, query } = ctx;
       let visibility: number | undefined;
       if (query.visibility) {
         visibility = parseVisibility(query.visibility);
@@ -75,7 +76,7 @@ export const adminUserOperations = [
         limit: page.limit,
       });
       return ctx.list(
-        rows.map((u) => toAPIUser(env.settings, u, principal!.user)),
+        rows.map((u) => toAPIUser(env.settings, u, doer)),
         total,
         page,
       );
@@ -90,7 +91,7 @@ export const adminUserOperations = [
     access,
     body: CreateUserOption,
     responses: { 201: User },
-    handler: async ({ env, principal, body }) => {
+    handler: async ({ env, doer, body }) => {
       const created = await createUser(env, {
         username: body.username,
         email: body.email,
@@ -103,7 +104,7 @@ export const adminUserOperations = [
         visibility: body.visibility ?? undefined,
         createdUnix: body.created_at ? parseDateTime(body.created_at) : undefined,
       });
-      return reply.created(toAPIUser(env.settings, created, principal!.user));
+      return reply.created(toAPIUser(env.settings, created, doer));
     },
   }),
   operation({
@@ -112,12 +113,12 @@ export const adminUserOperations = [
     operationId: "adminEditUser",
     tag: "admin",
     summary: "Edit an existing user",
-    access,
+    // The user of the path (an organization is a 404).
+    access: { ...access, user: { kind: "user" } },
     params: UsernameParams,
     body: EditUserOption,
     responses: { 200: User },
-    handler: async ({ env, principal, params, body }) => {
-      const target = requireUser(env, params.username);
+    handler: async ({ env, doer, user: target, body }) => {
       const updated = await editUser(env, target, {
         loginName: body.login_name,
         sourceId: body.source_id ?? undefined,
@@ -138,7 +139,7 @@ export const adminUserOperations = [
         restricted: body.restricted ?? undefined,
         visibility: body.visibility ?? undefined,
       });
-      return toAPIUser(env.settings, updated, principal!.user);
+      return toAPIUser(env.settings, updated, doer);
     },
   }),
   operation({
@@ -147,13 +148,13 @@ export const adminUserOperations = [
     operationId: "adminDeleteUser",
     tag: "admin",
     summary: "Delete a user",
-    access,
+    // Any account is found here; deleting an organization is refused by the service.
+    access: { ...access, user: { kind: "account" } },
     params: UsernameParams,
     query: v.object({ purge: v.optional(v.string()) }),
     responses: { 204: null },
-    handler: ({ env, principal, params, query }) => {
-      const target = requireAccount(env, params.username);
-      deleteUser(env, principal!.user, target, optionalBool(query.purge) ?? false);
+    handler: ({ env, doer, user: target, query }) => {
+      deleteUser(env, doer, target, optionalBool(query.purge) ?? false);
       return reply.noContent();
     },
   }),

@@ -2,10 +2,13 @@ import type { Principal } from "../../../../auth/principal.ts";
 import type { UserRow } from "../../../../db/schema/index.ts";
 import type { Env } from "../../../../services/env.ts";
 import { requireOwnerInReach } from "../../../../services/access/permission.ts";
-import { canSeeOrg, requireOrg, requireOrgMember, requireOrgOwner } from "../../../../services/org/lookup.ts";
+import { canSeeOrg, requireOrg } from "../../../../services/org/lookup.ts";
 import { NotFound } from "../../../../lib/errors.ts";
 
-/** The `{org}` of a route, resolved as Gitea's orgAssignment does, with the guard the route needs. */
+/**
+ * The `{org}` of a route, resolved as Gitea's orgAssignment does; the runner asks it for an
+ * operation's declared `org` (http/access.ts), which adds the member and owner levels.
+ */
 export const orgFromPath = {
   /**
    * Any caller: the organization exists (visibility is the handler's business, as in Gitea) and is
@@ -16,19 +19,7 @@ export const orgFromPath = {
     requireOwnerInReach(env, org, principal?.user);
     return org;
   },
-  /** reqOrgOwnership; an organization the caller may not even see is a 404, so private ones do not leak. */
-  owned(env: Env, principal: Principal | undefined, name: string): UserRow {
-    const org = orgFromPath.visible(env, principal, name);
-    requireOrgOwner(env, org, principal!.user);
-    return org;
-  },
-  /** reqOrgMembership, with the same 404 for an organization the caller may not see. */
-  membered(env: Env, principal: Principal | undefined, name: string): UserRow {
-    const org = orgFromPath.visible(env, principal, name);
-    requireOrgMember(env, org, principal!.user);
-    return org;
-  },
-  /** The organization if the caller may see it, else 404. */
+  /** The organization if the caller may see it, else 404, so private ones do not leak. */
   visible(env: Env, principal: Principal | undefined, name: string): UserRow {
     const org = orgFromPath.get(env, principal, name);
     if (!canSeeOrg(env, org, principal?.user)) throw new NotFound();

@@ -12,28 +12,22 @@ import {
   labelSort,
   listLabels,
 } from "../../../../services/label/labels.ts";
-import { requireOrgOwner } from "../../../../services/org/lookup.ts";
-import type { Principal } from "../../../../auth/principal.ts";
 import type { Env } from "../../../../services/env.ts";
 import type { LabelRow, UserRow } from "../../../../db/schema/index.ts";
 import { requireToken, totalHeaders } from "../repos/collaborators.ts";
 import { askedPage } from "../issues/labels.ts";
-import { orgFromPath } from "./context.ts";
 
 /**
  * Gitea lets anyone list (and, with a token, read) an organization's labels without checking that
  * the organization is visible to them; here an organization the caller may not see is a 404, so a
  * private organization's labels do not leak.
  */
-const visibleOrg = (env: Env, principal: Principal | undefined, name: string) => orgFromPath.visible(env, principal, name);
-
-/** Gitea's reqToken + reqOrgOwnership: organization owners and site admins change labels. */
-function ownedOrg(env: Env, principal: Principal | undefined, name: string): UserRow {
-  const org = visibleOrg(env, principal, name);
-  requireToken(principal);
-  requireOrgOwner(env, org, principal.user);
-  return org;
-}
+const visible = { scope: "organization", signIn: false, org: "visible" } as const;
+/**
+ * orgAssignment, then reqToken and reqOrgOwnership: organization owners and site admins change
+ * labels (a missing token is a 401 only once the organization was found).
+ */
+const owned = { scope: "organization", signIn: false, org: "owner" } as const;
 
 const json = (env: Env, org: UserRow, label: LabelRow) => toAPILabel(env.settings, label, { org: org.name });
 
@@ -44,12 +38,12 @@ export const orgLabelOperations: AnyOperation[] = [
     operationId: "orgListLabels",
     tag: "organization",
     summary: "List an organization's labels",
-    access: { scope: "organization", signIn: false },
+    access: visible,
     params: OrgParams,
     query: LabelListQuery,
     responses: { 200: v.array(Label) },
     handler: (ctx) => {
-      const org = visibleOrg(ctx.env, ctx.principal, ctx.params.org);
+      const { org } = ctx;
       const page = askedPage(ctx.query) ? ctx.page() : undefined;
       const { rows, total } = listLabels(ctx.env, { orgId: org.id }, labelSort(ctx.query.sort), page);
       return reply.ok(
@@ -64,13 +58,12 @@ export const orgLabelOperations: AnyOperation[] = [
     operationId: "orgCreateLabel",
     tag: "organization",
     summary: "Create a label for an organization",
-    access: { scope: "organization", signIn: false },
+    access: owned,
     params: OrgParams,
     body: CreateLabelOption,
     responses: { 201: Label },
     handler: (ctx) => {
-      const org = ownedOrg(ctx.env, ctx.principal, ctx.params.org);
-      const body = ctx.body;
+      const { org, body } = ctx;
       const label = createLabel(ctx.env, { orgId: org.id }, {
         name: body.name,
         color: body.color,
@@ -87,12 +80,13 @@ export const orgLabelOperations: AnyOperation[] = [
     operationId: "orgGetLabel",
     tag: "organization",
     summary: "Get a single label",
-    access: { scope: "organization", signIn: false },
+    access: visible,
     params: OrgLabelParams,
     responses: { 200: Label },
-    handler: ({ env, principal, params }) => {
-      const org = visibleOrg(env, principal, params.org);
-      // Gitea asks for a token here (reqToken), though listing needs none.
+    handler: ({ env, principal, org, params }) => {
+      // Gitea asks for a token here (reqToken), though listing needs none: after the organization
+      // was found, which the declaration cannot order (its `signIn` comes first, and only the
+      // owner and member levels ask for a doer after the organization).
       requireToken(principal);
       return json(env, org, labelByIdOrName(env, { orgId: org.id }, params.id));
     },
@@ -103,13 +97,12 @@ export const orgLabelOperations: AnyOperation[] = [
     operationId: "orgEditLabel",
     tag: "organization",
     summary: "Update a label",
-    access: { scope: "organization", signIn: false },
+    access: owned,
     params: OrgLabelParams,
     body: EditLabelOption,
     responses: { 200: Label },
     handler: (ctx) => {
-      const org = ownedOrg(ctx.env, ctx.principal, ctx.params.org);
-      const body = ctx.body;
+      const { org, body } = ctx;
       const label = labelById(ctx.env, { orgId: org.id }, ctx.params.id);
       const edited = editLabel(ctx.env, label, {
         name: body.name ?? undefined,
@@ -127,11 +120,10 @@ export const orgLabelOperations: AnyOperation[] = [
     operationId: "orgDeleteLabel",
     tag: "organization",
     summary: "Delete a label",
-    access: { scope: "organization", signIn: false },
+    access: owned,
     params: OrgLabelParams,
     responses: { 204: null },
-    handler: ({ env, principal, params }) => {
-      const org = ownedOrg(env, principal, params.org);
+    handler: ({ env, org, params }) => {
       // Gitea 1.25 answers 204 for an id that is not this organization's label; its documented 404 is given instead.
       deleteLabel(env, labelById(env, { orgId: org.id }, params.id));
       return reply.noContent();

@@ -11,13 +11,24 @@ import {
   removeMember,
   setMembershipVisibility,
 } from "../../../../services/org/members.ts";
-import { requireUser } from "../../../../services/user/account.ts";
 import { NotFound } from "../../../../lib/errors.ts";
 import { totalOnly } from "../repos/collaborators.ts";
-import { orgFromPath } from "./context.ts";
 
-/** Member routes answer 404 for an organization the caller may not see, so private ones do not leak. */
-const visibleOrg = orgFromPath.visible;
+// Member routes answer 404 for an organization the caller may not see, so private ones do not
+// leak; the member named in the path is found after the organization (Gitea's orgAssignment, then
+// the handler's GetUserByName).
+
+/** Gitea's orgAssignment: anyone may list public members. */
+const visible = { scope: "organization", signIn: false, org: "visible" } as const;
+/** reqToken, orgAssignment: the full member list and the membership check. */
+const visibleSignedIn = { scope: "organization", signIn: true, org: "visible" } as const;
+/** The member of the path: an individual (an organization is a 404). */
+const member = { kind: "user" } as const;
+/**
+ * Publicizing or concealing a membership: reqToken, orgAssignment, reqOrgMembership (whose
+ * membership a member may change is the service's rule).
+ */
+const membered = { scope: "organization", signIn: true, org: "member", user: member } as const;
 
 export const orgMemberOperations: AnyOperation[] = [
   operation({
@@ -26,14 +37,13 @@ export const orgMemberOperations: AnyOperation[] = [
     operationId: "orgListMembers",
     tag: "organization",
     summary: "List an organization's members",
-    access: { scope: "organization", signIn: true },
+    access: visibleSignedIn,
     params: OrgParams,
     query: PageQuery,
     responses: { 200: v.array(User) },
     handler: (ctx) => {
-      const org = visibleOrg(ctx.env, ctx.principal, ctx.params.org);
-      const { rows, total } = listMembers(ctx.env, ctx.principal!.user, org, ctx.page());
-      return totalOnly(rows.map((u) => toAPIUser(ctx.env.settings, u, ctx.principal!.user)), total);
+      const { rows, total } = listMembers(ctx.env, ctx.doer, ctx.org, ctx.page());
+      return totalOnly(rows.map((u) => toAPIUser(ctx.env.settings, u, ctx.doer)), total);
     },
   }),
   operation({
@@ -42,13 +52,11 @@ export const orgMemberOperations: AnyOperation[] = [
     operationId: "orgIsMember",
     tag: "organization",
     summary: "Check if a user is a member of an organization",
-    access: { scope: "organization", signIn: true },
+    access: { ...visibleSignedIn, user: member },
     params: OrgUserParams,
     responses: { 204: null, 303: null, 404: null },
-    handler: ({ env, principal, params }) => {
-      const org = visibleOrg(env, principal, params.org);
-      const user = requireUser(env, params.username);
-      const answer = checkMember(env, principal!.user, org, user);
+    handler: ({ env, doer, org, user }) => {
+      const answer = checkMember(env, doer, org, user);
       if (answer === "yes") return reply.noContent();
       if (answer === "no") throw new NotFound();
       const base = new URL(env.settings.server.rootUrl).pathname;
@@ -62,12 +70,12 @@ export const orgMemberOperations: AnyOperation[] = [
     operationId: "orgDeleteMember",
     tag: "organization",
     summary: "Remove a member from an organization",
-    access: { scope: "organization", signIn: true },
+    // reqToken, orgAssignment, reqOrgOwnership.
+    access: { scope: "organization", signIn: true, org: "owner", user: member },
     params: OrgUserParams,
     responses: { 204: null },
-    handler: ({ env, principal, params }) => {
-      const org = orgFromPath.owned(env, principal, params.org);
-      removeMember(env, org, requireUser(env, params.username));
+    handler: ({ env, org, user }) => {
+      removeMember(env, org, user);
       return reply.noContent();
     },
   }),
@@ -77,16 +85,15 @@ export const orgMemberOperations: AnyOperation[] = [
     operationId: "orgListPublicMembers",
     tag: "organization",
     summary: "List an organization's public members",
-    access: { scope: "organization", signIn: false },
+    access: visible,
     params: OrgParams,
     query: PageQuery,
     responses: { 200: v.array(User) },
     handler: (ctx) => {
-      const org = visibleOrg(ctx.env, ctx.principal, ctx.params.org);
       // Gitea lists every member to a site admin here too.
-      const viewer = ctx.principal?.user.isAdmin ? ctx.principal.user : undefined;
-      const { rows, total } = listMembers(ctx.env, viewer, org, ctx.page());
-      return totalOnly(rows.map((u) => toAPIUser(ctx.env.settings, u, ctx.principal?.user)), total);
+      const viewer = ctx.doer?.isAdmin ? ctx.doer : undefined;
+      const { rows, total } = listMembers(ctx.env, viewer, ctx.org, ctx.page());
+      return totalOnly(rows.map((u) => toAPIUser(ctx.env.settings, u, ctx.doer)), total);
     },
   }),
   operation({
@@ -95,12 +102,11 @@ export const orgMemberOperations: AnyOperation[] = [
     operationId: "orgIsPublicMember",
     tag: "organization",
     summary: "Check if a user is a public member of an organization",
-    access: { scope: "organization", signIn: false },
+    access: { ...visible, user: member },
     params: OrgUserParams,
     responses: { 204: null, 404: null },
-    handler: ({ env, principal, params }) => {
-      const org = visibleOrg(env, principal, params.org);
-      if (!isPublicMember(env, org, requireUser(env, params.username))) throw new NotFound();
+    handler: ({ env, org, user }) => {
+      if (!isPublicMember(env, org, user)) throw new NotFound();
       return reply.noContent();
     },
   }),
@@ -110,12 +116,11 @@ export const orgMemberOperations: AnyOperation[] = [
     operationId: "orgPublicizeMember",
     tag: "organization",
     summary: "Publicize a user's membership",
-    access: { scope: "organization", signIn: true },
+    access: membered,
     params: OrgUserParams,
     responses: { 204: null },
-    handler: ({ env, principal, params }) => {
-      const org = orgFromPath.membered(env, principal, params.org);
-      setMembershipVisibility(env, principal!.user, org, requireUser(env, params.username), true);
+    handler: ({ env, doer, org, user }) => {
+      setMembershipVisibility(env, doer, org, user, true);
       return reply.noContent();
     },
   }),
@@ -125,12 +130,11 @@ export const orgMemberOperations: AnyOperation[] = [
     operationId: "orgConcealMember",
     tag: "organization",
     summary: "Conceal a user's membership",
-    access: { scope: "organization", signIn: true },
+    access: membered,
     params: OrgUserParams,
     responses: { 204: null },
-    handler: ({ env, principal, params }) => {
-      const org = orgFromPath.membered(env, principal, params.org);
-      setMembershipVisibility(env, principal!.user, org, requireUser(env, params.username), false);
+    handler: ({ env, doer, org, user }) => {
+      setMembershipVisibility(env, doer, org, user, false);
       return reply.noContent();
     },
   }),

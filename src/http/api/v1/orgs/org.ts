@@ -26,10 +26,8 @@ import {
   type OrgFields,
 } from "../../../../services/org/org.ts";
 import { requireOrg } from "../../../../services/org/lookup.ts";
-import { requireAccount, requireUser } from "../../../../services/user/account.ts";
 import { deleteAvatar, setAvatar } from "../../../../services/user/avatar.ts";
 import { Invalid, NotFound } from "../../../../lib/errors.ts";
-import { orgFromPath } from "./context.ts";
 import { requireOwnerInReach } from "../../../../services/access/permission.ts";
 
 type OrgBody = v.InferOutput<typeof EditOrgOption>;
@@ -48,6 +46,16 @@ function fieldsOf(body: OrgBody): OrgFields {
 
 const OrgUsernameParams = v.object({ username: v.string(), org: v.string() });
 
+/** Reading an organization: Gitea's orgAssignment, here a 404 for one the caller may not see. */
+const visible = { scope: "organization", signIn: false, org: "visible" } as const;
+/**
+ * Changing it: Gitea's reqToken, orgAssignment, reqOrgOwnership, in that order (an organization
+ * the caller cannot see is a 404 before the 403).
+ */
+const owned = { scope: "organization", signIn: true, org: "owner" } as const;
+/** The site administration: reqToken, reqSiteAdmin. */
+const admin = { scope: "admin", signIn: "admin" } as const;
+
 export const orgOperations: AnyOperation[] = [
   operation({
     method: "POST",
@@ -58,8 +66,8 @@ export const orgOperations: AnyOperation[] = [
     access: { scope: "organization", signIn: true },
     body: CreateOrgOption,
     responses: { 201: Organization },
-    handler: ({ env, principal, body }) => {
-      const org = createOrg(env, principal!.user, body.username, fieldsOf(body));
+    handler: ({ env, doer, body }) => {
+      const org = createOrg(env, doer, body.username, fieldsOf(body));
       return reply.created(toAPIOrganization(env.settings, org));
     },
   }),
@@ -74,7 +82,7 @@ export const orgOperations: AnyOperation[] = [
     responses: { 200: v.array(Organization) },
     handler: (ctx) => {
       const page = ctx.page();
-      const { rows, total } = listOrgs(ctx.env, ctx.principal?.user, page);
+      const { rows, total } = listOrgs(ctx.env, ctx.doer, page);
       return ctx.list(rows.map((o) => toAPIOrganization(ctx.env.settings, o)), total, page);
     },
   }),
@@ -84,13 +92,12 @@ export const orgOperations: AnyOperation[] = [
     operationId: "orgGet",
     tag: "organization",
     summary: "Get an organization",
-    access: { scope: "organization", signIn: false },
+    access: visible,
     params: OrgParams,
     responses: { 200: Organization },
-    handler: ({ env, principal, params }) => {
-      const org = orgFromPath.visible(env, principal, params.org);
+    handler: ({ env, org, doer }) => {
       // The organization's email is for signed-in viewers only.
-      return toAPIOrganization(env.settings, org, principal === undefined);
+      return toAPIOrganization(env.settings, org, doer === undefined);
     },
   }),
   operation({
@@ -99,13 +106,12 @@ export const orgOperations: AnyOperation[] = [
     operationId: "orgEdit",
     tag: "organization",
     summary: "Edit an organization",
-    access: { scope: "organization", signIn: true },
+    access: owned,
     params: OrgParams,
     body: EditOrgOption,
     responses: { 200: Organization },
     handler: (ctx) => {
-      const org = orgFromPath.owned(ctx.env, ctx.principal, ctx.params.org);
-      return toAPIOrganization(ctx.env.settings, editOrg(ctx.env, org, fieldsOf(ctx.body)));
+      return toAPIOrganization(ctx.env.settings, editOrg(ctx.env, ctx.org, fieldsOf(ctx.body)));
     },
   }),
   operation({
@@ -114,11 +120,11 @@ export const orgOperations: AnyOperation[] = [
     operationId: "orgDelete",
     tag: "organization",
     summary: "Delete an organization",
-    access: { scope: "organization", signIn: true },
+    access: owned,
     params: OrgParams,
     responses: { 204: null },
-    handler: ({ env, principal, params }) => {
-      deleteOrg(env, orgFromPath.owned(env, principal, params.org));
+    handler: ({ env, org }) => {
+      deleteOrg(env, org);
       return reply.noContent();
     },
   }),
@@ -128,12 +134,12 @@ export const orgOperations: AnyOperation[] = [
     operationId: "renameOrg",
     tag: "organization",
     summary: "Rename an organization",
-    access: { scope: "organization", signIn: true },
+    access: owned,
     params: OrgParams,
     body: RenameOrgOption,
     responses: { 204: null },
     handler: (ctx) => {
-      renameAccount(ctx.env, orgFromPath.owned(ctx.env, ctx.principal, ctx.params.org), ctx.body.new_name);
+      renameAccount(ctx.env, ctx.org, ctx.body.new_name);
       return reply.noContent();
     },
   }),
@@ -143,12 +149,13 @@ export const orgOperations: AnyOperation[] = [
     operationId: "adminRenameUser",
     tag: "admin",
     summary: "Rename a user",
-    access: { scope: "admin", signIn: "admin" },
+    // Any account is found (Gitea's UserAssignmentAPI), then an organization is refused as input.
+    access: { ...admin, user: { kind: "account" } },
     params: UsernameParams,
     body: RenameUserOption,
     responses: { 204: null },
     handler: (ctx) => {
-      const user = requireAccount(ctx.env, ctx.params.username);
+      const { user } = ctx;
       if (user.type !== UserType.Individual) throw new Invalid(`${user.name} is an organization not a user`);
       renameAccount(ctx.env, user, ctx.body.new_username);
       return reply.noContent();
@@ -160,13 +167,12 @@ export const orgOperations: AnyOperation[] = [
     operationId: "orgUpdateAvatar",
     tag: "organization",
     summary: "Update an organization's avatar",
-    access: { scope: "organization", signIn: true },
+    access: owned,
     params: OrgParams,
     body: UpdateUserAvatarOption,
     responses: { 204: null },
     handler: (ctx) => {
-      const org = orgFromPath.owned(ctx.env, ctx.principal, ctx.params.org);
-      setAvatar(ctx.env, org, ctx.body.image ?? "");
+      setAvatar(ctx.env, ctx.org, ctx.body.image ?? "");
       return reply.noContent();
     },
   }),
@@ -176,11 +182,11 @@ export const orgOperations: AnyOperation[] = [
     operationId: "orgDeleteAvatar",
     tag: "organization",
     summary: "Delete an organization's avatar. It will be replaced by a default one",
-    access: { scope: "organization", signIn: true },
+    access: owned,
     params: OrgParams,
     responses: { 204: null },
-    handler: ({ env, principal, params }) => {
-      deleteAvatar(env, orgFromPath.owned(env, principal, params.org));
+    handler: ({ env, org }) => {
+      deleteAvatar(env, org);
       return reply.noContent();
     },
   }),
@@ -195,7 +201,7 @@ export const orgOperations: AnyOperation[] = [
     responses: { 200: v.array(Organization) },
     handler: (ctx) => {
       const page = ctx.page();
-      const { rows, total } = listMyOrgs(ctx.env, ctx.principal!.user, page);
+      const { rows, total } = listMyOrgs(ctx.env, ctx.doer, page);
       return ctx.list(rows.map((o) => toAPIOrganization(ctx.env.settings, o)), total, page);
     },
   }),
@@ -205,15 +211,17 @@ export const orgOperations: AnyOperation[] = [
     operationId: "orgListUserOrgs",
     tag: "organization",
     summary: "List a user's organizations",
-    access: { scope: ["user", "organization"], signIn: true },
+    access: { scope: ["user", "organization"], signIn: true, user: { kind: "user" } },
     params: UsernameParams,
     query: PageQuery,
     responses: { 200: v.array(Organization) },
     handler: (ctx) => {
-      const user = requireUser(ctx.env, ctx.params.username);
-      requireOwnerInReach(ctx.env, user, ctx.principal!.user);
+      const { user, doer } = ctx;
+      // Gitea's checkTokenPublicOnly alone: the user need not be visible (the list is filtered),
+      // so the declaration's `visible` (a 404 for a hidden user) would say too much.
+      requireOwnerInReach(ctx.env, user, doer);
       const page = ctx.page();
-      const { rows, total } = listUserOrgs(ctx.env, ctx.principal!.user, user, page);
+      const { rows, total } = listUserOrgs(ctx.env, doer, user, page);
       return ctx.list(rows.map((o) => toAPIOrganization(ctx.env.settings, o)), total, page);
     },
   }),
@@ -223,18 +231,19 @@ export const orgOperations: AnyOperation[] = [
     operationId: "orgGetUserPermissions",
     tag: "organization",
     summary: "Get user permissions in organization",
-    access: { scope: ["user", "organization"], signIn: true },
+    // The user is found first (Gitea's UserAssignmentAPI); the organization after, in the handler,
+    // with Gitea's wording for a missing one, which the declaration's `org` does not give.
+    access: { scope: ["user", "organization"], signIn: true, user: { kind: "user" } },
     params: OrgUsernameParams,
     responses: { 200: OrganizationPermissions },
-    handler: ({ env, principal, params }) => {
-      const user = requireUser(env, params.username);
+    handler: ({ env, doer, user, params }) => {
       let org;
       try {
         org = requireOrg(env, params.org);
       } catch {
         throw new NotFound("GetUserByName");
       }
-      const p = userOrgPermissions(env, principal!.user, user, org);
+      const p = userOrgPermissions(env, doer, user, org);
       return {
         is_owner: p.isOwner,
         is_admin: p.isAdmin,
@@ -250,7 +259,7 @@ export const orgOperations: AnyOperation[] = [
     operationId: "adminGetAllOrgs",
     tag: "admin",
     summary: "List all organizations",
-    access: { scope: "admin", signIn: "admin" },
+    access: admin,
     query: PageQuery,
     responses: { 200: v.array(Organization) },
     handler: (ctx) => {
@@ -265,12 +274,11 @@ export const orgOperations: AnyOperation[] = [
     operationId: "adminCreateOrg",
     tag: "admin",
     summary: "Create an organization",
-    access: { scope: "admin", signIn: "admin" },
+    access: { ...admin, user: { kind: "user" } },
     params: UsernameParams,
     body: CreateOrgOption,
     responses: { 201: Organization },
-    handler: ({ env, params, body }) => {
-      const owner = requireUser(env, params.username);
+    handler: ({ env, user: owner, body }) => {
       // As in Gitea, an admin-created organization takes neither the email nor the team-access flag.
       const org = createOrg(env, owner, body.username, { ...fieldsOf(body), email: undefined, repoAdminChangeTeamAccess: false });
       return reply.created(toAPIOrganization(env.settings, org));

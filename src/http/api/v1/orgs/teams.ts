@@ -31,11 +31,8 @@ import { repoTopics } from "../../../../services/repo/lookup.ts";
 import { toAPIRepo } from "../../../../convert/repo.ts";
 import { NotFound } from "../../../../lib/errors.ts";
 import type { Env } from "../../../../services/env.ts";
-import type { Principal } from "../../../../auth/principal.ts";
 import type { TeamRow, UserRow } from "../../../../db/schema/index.ts";
 import { totalHeaders } from "../repos/collaborators.ts";
-import { orgFromPath } from "./context.ts";
-import { requireOwnerInReach } from "../../../../services/access/permission.ts";
 
 const TeamParams = v.object({ id: v.string() });
 const TeamUserParams = v.object({ ...TeamParams.entries, username: v.string() });
@@ -63,14 +60,14 @@ function inputOf(body: v.InferOutput<typeof EditTeamOption>): TeamInput {
   };
 }
 
-/** `/teams/{id}` with Gitea's reqTeamMembership and its public-only token check. */
-function teamFromPath(env: Env, principal: Principal | undefined, id: string) {
-  // Gitea parses the id leniently: anything but a number finds no team.
-  if (!/^\d{1,15}$/.test(id)) throw new NotFound();
-  const found = teamForMember(env, principal!.user, Number(id));
-  requireOwnerInReach(env, found.org, principal?.user);
-  return found;
-}
+/** An organization's teams: reqToken, orgAssignment, reqOrgMembership. */
+const membered = { scope: "organization", signIn: true, org: "member" } as const;
+/**
+ * `/teams/{id}`: reqToken; the team (Gitea's reqTeamMembership) is no resource the declaration
+ * knows, so the handler finds it with services/org/teams.ts's teamForMember, and the member of
+ * `{username}` after it, as Gitea does.
+ */
+const teamAccess = { scope: "organization", signIn: true } as const;
 
 export const teamOperations: AnyOperation[] = [
   operation({
@@ -79,12 +76,12 @@ export const teamOperations: AnyOperation[] = [
     operationId: "orgListTeams",
     tag: "organization",
     summary: "List an organization's teams",
-    access: { scope: "organization", signIn: true },
+    access: membered,
     params: OrgParams,
     query: PageQuery,
     responses: { 200: v.array(Team) },
     handler: (ctx) => {
-      const org = orgFromPath.membered(ctx.env, ctx.principal, ctx.params.org);
+      const { org } = ctx;
       const page = ctx.page();
       const { rows, total } = listOrgTeams(ctx.env, org, page);
       return ctx.list(teamsJson(ctx.env, rows, org), total, page);
@@ -96,14 +93,16 @@ export const teamOperations: AnyOperation[] = [
     operationId: "orgCreateTeam",
     tag: "organization",
     summary: "Create a team",
-    access: { scope: "organization", signIn: true },
+    access: membered,
     params: OrgParams,
     body: CreateTeamOption,
     responses: { 201: Team },
     handler: (ctx) => {
-      // Gitea's /teams group checks membership before the route checks ownership.
-      const org = orgFromPath.membered(ctx.env, ctx.principal, ctx.params.org);
-      requireOrgOwner(ctx.env, org, ctx.principal!.user);
+      const { org } = ctx;
+      // Gitea's /teams group checks membership before the route checks ownership, so a member who
+      // is no owner hears "Must be an organization owner" and anyone else the member refusal:
+      // two levels the declaration's single `org` cannot name.
+      requireOrgOwner(ctx.env, org, ctx.doer);
       const team = createTeam(ctx.env, org, { ...inputOf(ctx.body), name: ctx.body.name });
       return reply.created(teamJson(ctx.env, team, org));
     },
@@ -114,15 +113,15 @@ export const teamOperations: AnyOperation[] = [
     operationId: "teamSearch",
     tag: "organization",
     summary: "Search for teams within an organization",
-    access: { scope: "organization", signIn: true },
+    access: membered,
     params: OrgParams,
     query: v.object({ ...PageQuery.entries, q: v.optional(v.string()), include_desc: v.optional(v.string()) }),
     responses: { 200: TeamSearchResult },
     handler: (ctx) => {
-      const org = orgFromPath.membered(ctx.env, ctx.principal, ctx.params.org);
+      const { org } = ctx;
       const page = ctx.page();
       const includeDesc = ctx.query.include_desc;
-      const { rows, total } = searchTeams(ctx.env, ctx.principal!.user, org, {
+      const { rows, total } = searchTeams(ctx.env, ctx.doer, org, {
         keyword: (ctx.query.q ?? "").trim(),
         includeDescription: includeDesc === undefined || includeDesc === "" || ["1", "t", "T", "true", "TRUE", "True"].includes(includeDesc),
         ...page,
@@ -142,7 +141,7 @@ export const teamOperations: AnyOperation[] = [
     responses: { 200: v.array(Team) },
     handler: (ctx) => {
       const page = ctx.page();
-      const { rows, total } = listUserTeams(ctx.env, ctx.principal!.user, page);
+      const { rows, total } = listUserTeams(ctx.env, ctx.doer, page);
       return ctx.list(teamsJson(ctx.env, rows), total, page);
     },
   }),
@@ -152,11 +151,11 @@ export const teamOperations: AnyOperation[] = [
     operationId: "orgGetTeam",
     tag: "organization",
     summary: "Get a team",
-    access: { scope: "organization", signIn: true },
+    access: teamAccess,
     params: TeamParams,
     responses: { 200: Team },
-    handler: ({ env, principal, params }) => {
-      const { team, org } = teamFromPath(env, principal, params.id);
+    handler: ({ env, doer, params }) => {
+      const { team, org } = teamForMember(env, doer, params.id);
       return teamJson(env, team, org);
     },
   }),
@@ -166,13 +165,13 @@ export const teamOperations: AnyOperation[] = [
     operationId: "orgEditTeam",
     tag: "organization",
     summary: "Edit a team",
-    access: { scope: "organization", signIn: true },
+    access: teamAccess,
     params: TeamParams,
     body: EditTeamOption,
     responses: { 200: Team },
     handler: (ctx) => {
-      const { team, org } = teamFromPath(ctx.env, ctx.principal, ctx.params.id);
-      requireTeamOwner(ctx.env, ctx.principal!.user, team);
+      const { team, org } = teamForMember(ctx.env, ctx.doer, ctx.params.id);
+      requireTeamOwner(ctx.env, ctx.doer, team);
       return teamJson(ctx.env, editTeam(ctx.env, team, inputOf(ctx.body)), org);
     },
   }),
@@ -182,12 +181,12 @@ export const teamOperations: AnyOperation[] = [
     operationId: "orgDeleteTeam",
     tag: "organization",
     summary: "Delete a team",
-    access: { scope: "organization", signIn: true },
+    access: teamAccess,
     params: TeamParams,
     responses: { 204: null },
-    handler: ({ env, principal, params }) => {
-      const { team } = teamFromPath(env, principal, params.id);
-      requireTeamOwner(env, principal!.user, team);
+    handler: ({ env, doer, params }) => {
+      const { team } = teamForMember(env, doer, params.id);
+      requireTeamOwner(env, doer, team);
       deleteTeam(env, team);
       return reply.noContent();
     },
@@ -198,15 +197,15 @@ export const teamOperations: AnyOperation[] = [
     operationId: "orgListTeamMembers",
     tag: "organization",
     summary: "List a team's members",
-    access: { scope: "organization", signIn: true },
+    access: teamAccess,
     params: TeamParams,
     query: PageQuery,
     responses: { 200: v.array(User) },
     handler: (ctx) => {
-      const { team } = teamFromPath(ctx.env, ctx.principal, ctx.params.id);
+      const { team } = teamForMember(ctx.env, ctx.doer, ctx.params.id);
       const page = ctx.page();
       const { rows, total } = listTeamMembers(ctx.env, team, page);
-      return ctx.list(rows.map((u) => toAPIUser(ctx.env.settings, u, ctx.principal!.user)), total, page);
+      return ctx.list(rows.map((u) => toAPIUser(ctx.env.settings, u, ctx.doer)), total, page);
     },
   }),
   operation({
@@ -218,11 +217,11 @@ export const teamOperations: AnyOperation[] = [
     access: { scope: "organization", signIn: true },
     params: TeamUserParams,
     responses: { 200: User },
-    handler: ({ env, principal, params }) => {
-      const { team } = teamFromPath(env, principal, params.id);
+    handler: ({ env, doer, params }) => {
+      const { team } = teamForMember(env, doer, params.id);
       const user = requireUser(env, params.username);
       if (!isTeamMember(env, team, user)) throw new NotFound();
-      return toAPIUser(env.settings, user, principal!.user);
+      return toAPIUser(env.settings, user, doer);
     },
   }),
   ...(["PUT", "DELETE"] as const).map((method) =>
@@ -232,12 +231,12 @@ export const teamOperations: AnyOperation[] = [
       operationId: method === "PUT" ? "orgAddTeamMember" : "orgRemoveTeamMember",
       tag: "organization",
       summary: method === "PUT" ? "Add a team member" : "Remove a team member",
-      access: { scope: "organization", signIn: true },
+      access: teamAccess,
       params: TeamUserParams,
       responses: { 204: null },
-      handler: ({ env, principal, params }) => {
-        const { team } = teamFromPath(env, principal, params.id);
-        requireTeamOwner(env, principal!.user, team);
+      handler: ({ env, doer, params }) => {
+        const { team } = teamForMember(env, doer, params.id);
+        requireTeamOwner(env, doer, team);
         const user = requireUser(env, params.username);
         if (method === "PUT") addTeamMember(env, team, user);
         else removeTeamMember(env, team, user);
@@ -251,14 +250,14 @@ export const teamOperations: AnyOperation[] = [
     operationId: "orgListTeamRepos",
     tag: "organization",
     summary: "List a team's repos",
-    access: { scope: "organization", signIn: true },
+    access: teamAccess,
     params: TeamParams,
     query: PageQuery,
     responses: { 200: v.array(Repository) },
     handler: (ctx) => {
-      const { team } = teamFromPath(ctx.env, ctx.principal, ctx.params.id);
+      const { team } = teamForMember(ctx.env, ctx.doer, ctx.params.id);
       const page = ctx.page();
-      const { rows, total } = listTeamRepos(ctx.env, ctx.principal!.user, team, page);
+      const { rows, total } = listTeamRepos(ctx.env, ctx.doer, team, page);
       const json = rows.map((rc) => toAPIRepo(ctx.env.settings, { ...rc, topics: repoTopics(ctx.env, rc.repo.id) }));
       return ctx.list(json, total, page);
     },
@@ -272,9 +271,9 @@ export const teamOperations: AnyOperation[] = [
     access: { scope: "organization", signIn: true },
     params: TeamRepoParams,
     responses: { 200: Repository },
-    handler: ({ env, principal, params }) => {
-      const { team, org } = teamFromPath(env, principal, params.id);
-      const rc = getTeamRepo(env, principal!.user, team, org, params.org, params.repo);
+    handler: ({ env, doer, params }) => {
+      const { team, org } = teamForMember(env, doer, params.id);
+      const rc = getTeamRepo(env, doer, team, org, params.org, params.repo);
       return toAPIRepo(env.settings, { ...rc, topics: repoTopics(env, rc.repo.id) });
     },
   }),
@@ -285,13 +284,13 @@ export const teamOperations: AnyOperation[] = [
       operationId: method === "PUT" ? "orgAddTeamRepository" : "orgRemoveTeamRepository",
       tag: "organization",
       summary: method === "PUT" ? "Add a repository to a team" : "Remove a repository from a team",
-      access: { scope: "organization", signIn: true },
+      access: teamAccess,
       params: TeamRepoParams,
       responses: { 204: null },
-      handler: ({ env, principal, params }) => {
-        const { team, org } = teamFromPath(env, principal, params.id);
+      handler: ({ env, doer, params }) => {
+        const { team, org } = teamForMember(env, doer, params.id);
         const change = method === "PUT" ? addTeamRepo : removeTeamRepo;
-        change(env, principal!.user, team, org, params.org, params.repo);
+        change(env, doer, team, org, params.org, params.repo);
         return reply.noContent();
       },
     }),

@@ -1,12 +1,13 @@
 import * as v from "valibot";
-import type { AnyOperation } from "../../../route.ts";
-import { orgFromPath } from "./context.ts";
+import type { AnyOperation, Granted, OpContext } from "../../../route.ts";
 import { variableOperations } from "../variable-routes.ts";
 
 /**
- * An organization's Actions variables: its owners and site admins only (Gitea's reqToken and
- * reqOrgOwnership, as for its secrets); an organization the caller cannot see is 404.
+ * An organization's Actions variables: its owners and site admins only (Gitea's reqToken,
+ * orgAssignment and reqOrgOwnership, as for its secrets); an organization the caller cannot see is 404.
  */
+const access = { scope: "organization", signIn: true, org: "owner" } as const;
+
 export const orgVariableOperations: AnyOperation[] = variableOperations({
   name: "Org",
   path: "/orgs/:org/actions/variables",
@@ -18,7 +19,8 @@ export const orgVariableOperations: AnyOperation[] = variableOperations({
     update: "Update an org-level variable",
     delete: "Delete an org-level variable",
   },
-  access: { scope: "organization", signIn: true },
+  access,
   params: { org: v.string() },
-  level: ({ env, principal, params }) => ({ ownerId: orgFromPath.owned(env, principal, params.org ?? "").id }),
+  // The builder hands the runner's context through, resolved by the declaration above.
+  level: ({ org }: OpContext<Record<string, string>, unknown, unknown> & Granted<typeof access>) => ({ ownerId: org.id }),
 });

@@ -13,7 +13,7 @@ export const userAvatarOperations: AnyOperation[] = [
     body: UpdateUserAvatarOption,
     responses: { 204: null },
     handler: (ctx) => {
-      setAvatar(ctx.env, ctx.principal!.user, ctx.body.image ?? "");
+      setAvatar(ctx.env, ctx.doer, ctx.body.image ?? "");
       return reply.noContent();
     },
   }),
@@ -25,8 +25,8 @@ export const userAvatarOperations: AnyOperation[] = [
     summary: "Delete Avatar",
     access: { scope: "user", signIn: true },
     responses: { 204: null },
-    handler: ({ env, principal }) => {
-      deleteAvatar(env, principal!.user);
+    handler: ({ env, doer }) => {
+      deleteAvatar(env, doer);
       return reply.noContent();
     },
   }),

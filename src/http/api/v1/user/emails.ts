@@ -5,6 +5,10 @@ import { toAPIEmail } from "../../../../convert/user.ts";
 import { addEmails, deleteEmails, listEmails } from "../../../../services/user/emails.ts";
 import { rejectPublicOnly } from "../../../guards.ts";
 
+/**
+ * The doer's own addresses. Gitea's rejectPublicOnly stays in the handlers: it refuses by the
+ * token's kind, which no declaration names.
+ */
 const access = { scope: "user", signIn: true } as const;
 
 export const emailOperations = [
@@ -16,10 +20,9 @@ export const emailOperations = [
     summary: "List the authenticated user's email addresses",
     access,
     responses: { 200: v.array(Email) },
-    handler: ({ env, principal }) => {
+    handler: ({ env, principal, doer }) => {
       rejectPublicOnly(principal);
-      const user = principal!.user;
-      return listEmails(env, user).map((e) => toAPIEmail(e, user));
+      return listEmails(env, doer).map((e) => toAPIEmail(e, doer));
     },
   }),
   operation({
@@ -31,10 +34,9 @@ export const emailOperations = [
     access,
     body: CreateEmailOption,
     responses: { 201: v.array(Email) },
-    handler: ({ env, principal, body }) => {
+    handler: ({ env, principal, doer, body }) => {
       rejectPublicOnly(principal);
-      const user = principal!.user;
-      return reply.created(addEmails(env, user, body.emails ?? []).map((e) => toAPIEmail(e, user)));
+      return reply.created(addEmails(env, doer, body.emails ?? []).map((e) => toAPIEmail(e, doer)));
     },
   }),
   operation({
@@ -46,9 +48,9 @@ export const emailOperations = [
     access,
     body: DeleteEmailOption,
     responses: { 204: null },
-    handler: ({ env, principal, body }) => {
+    handler: ({ env, principal, doer, body }) => {
       rejectPublicOnly(principal);
-      deleteEmails(env, principal!.user, body.emails ?? []);
+      deleteEmails(env, doer, body.emails ?? []);
       return reply.noContent();
     },
   }),

@@ -16,18 +16,25 @@ import { NotFound } from "../../../../lib/errors.ts";
 import type { UserRow } from "../../../../db/schema/index.ts";
 import type { Principal } from "../../../../auth/principal.ts";
 import type { Env } from "../../../../services/env.ts";
+import type { Doer } from "../../../../services/access/permission.ts";
 import { requirePublicAccountForPublicOnly } from "../../../guards.ts";
 import { totalOnly } from "../repos/collaborators.ts";
 
+/**
+ * Gitea's reqToken on both groups. The accounts of the path stay with services/user/follow.ts: a
+ * followed account is found even when hidden (so a follow can be ended), and a listed one is
+ * refused 404 when hidden before a public-only token's 403, the reverse of the declaration's
+ * `visible` order.
+ */
 const access = { scope: "user", signIn: true } as const;
 
 /** Who looks at a list: a public-only token sees what anonymous callers see. */
 const viewerOf = (principal: Principal | undefined) => (principal?.scope?.publicOnly ? undefined : principal?.user);
 
 /** One page of followers or followed accounts, with Gitea's X-Total-Count (no Link header). */
-function followList(ctx: OpContext<unknown, unknown, unknown>, list: typeof listFollowers, user: UserRow) {
+function followList(ctx: OpContext<unknown, unknown, unknown> & { doer: Doer }, list: typeof listFollowers, user: UserRow) {
   const { rows, total } = list(ctx.env, user, viewerOf(ctx.principal), ctx.page());
-  return totalOnly(rows.map((u) => toAPIUser(ctx.env.settings, u, ctx.principal?.user)), total);
+  return totalOnly(rows.map((u) => toAPIUser(ctx.env.settings, u, ctx.doer)), total);
 }
 
 /**
@@ -41,9 +48,9 @@ function listed(env: Env, principal: Principal | undefined, name: string): UserR
 }
 
 /** The doer of a /user/... operation, once a public-only token is known to be allowed to act for them. */
-function self(principal: Principal | undefined): UserRow {
-  requirePublicAccountForPublicOnly(principal, principal!.user);
-  return principal!.user;
+function self({ principal, doer }: { principal: Principal | undefined; doer: Doer }): Doer {
+  requirePublicAccountForPublicOnly(principal, doer);
+  return doer;
 }
 
 export const followOperations: AnyOperation[] = [
@@ -56,7 +63,7 @@ export const followOperations: AnyOperation[] = [
     access,
     query: PageQuery,
     responses: { 200: v.array(User) },
-    handler: (ctx) => followList(ctx, listFollowers, self(ctx.principal)),
+    handler: (ctx) => followList(ctx, listFollowers, self(ctx)),
   }),
   operation({
     method: "GET",
@@ -67,7 +74,7 @@ export const followOperations: AnyOperation[] = [
     access,
     query: PageQuery,
     responses: { 200: v.array(User) },
-    handler: (ctx) => followList(ctx, listFollowing, self(ctx.principal)),
+    handler: (ctx) => followList(ctx, listFollowing, self(ctx)),
   }),
   operation({
     method: "GET",
@@ -78,8 +85,9 @@ export const followOperations: AnyOperation[] = [
     access,
     params: UsernameParams,
     responses: { 204: null },
-    handler: ({ env, principal, params }) => {
-      const doer = self(principal);
+    handler: (ctx) => {
+      const { env, params } = ctx;
+      const doer = self(ctx);
       if (!isFollowing(env, doer, followTarget(env, doer, params.username))) throw new NotFound();
       return reply.noContent();
     },
@@ -93,8 +101,9 @@ export const followOperations: AnyOperation[] = [
     access,
     params: UsernameParams,
     responses: { 204: null },
-    handler: ({ env, principal, params }) => {
-      const doer = self(principal);
+    handler: (ctx) => {
+      const { env, params } = ctx;
+      const doer = self(ctx);
       followUser(env, doer, followTarget(env, doer, params.username));
       return reply.noContent();
     },
@@ -108,8 +117,9 @@ export const followOperations: AnyOperation[] = [
     access,
     params: UsernameParams,
     responses: { 204: null },
-    handler: ({ env, principal, params }) => {
-      const doer = self(principal);
+    handler: (ctx) => {
+      const { env, params } = ctx;
+      const doer = self(ctx);
       unfollowUser(env, doer, followTarget(env, doer, params.username));
       return reply.noContent();
     },

@@ -1,5 +1,7 @@
-import type { AnyOperation } from "../../../route.ts";
+import type { AnyOperation, Granted, OpContext } from "../../../route.ts";
 import { secretWriteOperations } from "../secret-routes.ts";
+
+const access = { scope: "user", signIn: true } as const;
 
 /**
  * The signed-in user's own Actions secrets (Gitea has no list for them). The delete acts on the
@@ -10,7 +12,8 @@ export const userSecretOperations: AnyOperation[] = secretWriteOperations({
   path: "/user/actions/secrets",
   tag: "user",
   where: "in a user scope",
-  access: { scope: "user", signIn: true },
+  access,
   params: {},
-  level: ({ principal }) => ({ ownerId: principal!.user.id }),
+  // The builder hands the runner's context through; the declaration guarantees the doer.
+  level: ({ doer }: OpContext<Record<string, string>, unknown, unknown> & Granted<typeof access>) => ({ ownerId: doer.id }),
 });

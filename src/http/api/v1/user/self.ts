@@ -11,6 +11,6 @@ export const selfOperations = [
     summary: "Get the authenticated user",
     access: { scope: "user", signIn: true },
     responses: { 200: User },
-    handler: ({ env, principal }) => toAPIUser(env.settings, principal!.user, principal!.user),
+    handler: ({ env, doer }) => toAPIUser(env.settings, doer, doer),
   }),
 ];

@@ -4,6 +4,7 @@ import { toAPIUserSettings } from "../../../../convert/user.ts";
 import { updateSettings } from "../../../../services/user/profile.ts";
 import { rejectPublicOnly } from "../../../guards.ts";
 
+/** The doer's settings; Gitea's rejectPublicOnly stays in the handlers (it is about the token, not a resource). */
 const access = { scope: "user", signIn: true } as const;
 
 export const userSettingsOperations = [
@@ -15,9 +16,9 @@ export const userSettingsOperations = [
     summary: "Get user settings",
     access,
     responses: { 200: UserSettings },
-    handler: ({ env, principal }) => {
+    handler: ({ env, principal, doer }) => {
       rejectPublicOnly(principal);
-      return toAPIUserSettings(principal!.user, env.settings.ui.defaultTheme);
+      return toAPIUserSettings(doer, env.settings.ui.defaultTheme);
     },
   }),
   operation({
@@ -29,9 +30,9 @@ export const userSettingsOperations = [
     access,
     body: UserSettingsOptions,
     responses: { 200: UserSettings },
-    handler: ({ env, principal, body }) => {
+    handler: ({ env, principal, doer, body }) => {
       rejectPublicOnly(principal);
-      const updated = updateSettings(env, principal!.user, {
+      const updated = updateSettings(env, doer, {
         fullName: body.full_name ?? undefined,
         website: body.website ?? undefined,
         description: body.description ?? undefined,

@@ -1,5 +1,7 @@
-import type { AnyOperation } from "../../../route.ts";
+import type { AnyOperation, Granted, OpContext } from "../../../route.ts";
 import { variableOperations } from "../variable-routes.ts";
+
+const access = { scope: "user", signIn: true } as const;
 
 /** The signed-in user's own Actions variables (Gitea's /user/actions/variables, the doer's level). */
 export const userVariableOperations: AnyOperation[] = variableOperations({
@@ -13,7 +15,8 @@ export const userVariableOperations: AnyOperation[] = variableOperations({
     update: "Update a user-level variable which is created by current doer",
     delete: "Delete a user-level variable which is created by current doer",
   },
-  access: { scope: "user", signIn: true },
+  access,
   params: {},
-  level: ({ principal }) => ({ ownerId: principal!.user.id }),
+  // The builder hands the runner's context through; the declaration guarantees the doer.
+  level: ({ doer }: OpContext<Record<string, string>, unknown, unknown> & Granted<typeof access>) => ({ ownerId: doer.id }),
 });

@@ -3,24 +3,15 @@ import { operation, reply } from "../../../route.ts";
 import { AccessToken, CreateAccessTokenOption } from "../../../schemas/user.ts";
 import { PageQuery, UsernameParams } from "../../../schemas/common.ts";
 import { toAPIAccessToken } from "../../../../convert/token.ts";
-import { requireUser } from "../../../../services/user/account.ts";
-import { requireViewableAccount } from "../../../../services/user/profile.ts";
 import { createToken, deleteToken, listTokens } from "../../../../services/user/tokens.ts";
-import { NotFound } from "../../../../lib/errors.ts";
-import { requireBasicAuth, requireSelfOrAdmin } from "../../../guards.ts";
-import type { Principal } from "../../../../auth/principal.ts";
-import type { Env } from "../../../../services/env.ts";
+import { requireBasicAuth } from "../../../guards.ts";
 
-// Anonymous callers get through to the handler: Gitea answers them 403 (self-or-admin) before 401.
-const access = { scope: "user", signIn: false } as const;
-
-/** The token owner named in the path, with Gitea's checks in Gitea's order. */
-function tokenOwner(env: Env, principal: Principal | undefined, username: string) {
-  const owner = requireViewableAccount(env, requireUser(env, username), principal?.user);
-  requireSelfOrAdmin(principal, owner);
-  requireBasicAuth(principal);
-  return owner;
-}
+/**
+ * The token owner of the path, in Gitea's order: UserAssignmentAPI and its visibility (404),
+ * reqSelfOrAdmin (403, anonymous callers too: Gitea answers them 403 before 401, hence no
+ * `signIn`), then reqBasicOrRevProxyAuth in the handlers, as it is about how the doer signed in.
+ */
+const access = { scope: "user", signIn: false, user: { kind: "user", visible: true, selfOrAdmin: true } } as const;
 
 export const tokenOperations = [
   operation({
@@ -34,9 +25,9 @@ export const tokenOperations = [
     query: PageQuery,
     responses: { 200: v.array(AccessToken) },
     handler: (ctx) => {
-      const owner = tokenOwner(ctx.env, ctx.principal, ctx.params.username);
+      requireBasicAuth(ctx.principal);
       const page = ctx.page();
-      const { rows, total } = listTokens(ctx.env, owner, page.offset, page.limit);
+      const { rows, total } = listTokens(ctx.env, ctx.user, page.offset, page.limit);
       return ctx.list(
         rows.map((r) => toAPIAccessToken(r)),
         total,
@@ -54,8 +45,8 @@ export const tokenOperations = [
     params: UsernameParams,
     body: CreateAccessTokenOption,
     responses: { 201: AccessToken },
-    handler: ({ env, principal, params, body }) => {
-      const owner = tokenOwner(env, principal, params.username);
+    handler: ({ env, principal, user: owner, body }) => {
+      requireBasicAuth(principal);
       const { row, token } = createToken(env, owner, body.name, body.scopes ?? []);
       return reply.created(toAPIAccessToken(row, token));
     },
@@ -69,8 +60,8 @@ export const tokenOperations = [
     access,
     params: v.object({ username: v.string(), token: v.string() }),
     responses: { 204: null },
-    handler: ({ env, principal, params }) => {
-      const owner = tokenOwner(env, principal, params.username);
+    handler: ({ env, principal, user: owner, params }) => {
+      requireBasicAuth(principal);
       deleteToken(env, owner, params.token);
       return reply.noContent();
     },

@@ -3,8 +3,7 @@ import { operation } from "../../../route.ts";
 import { User, UserSearchResult } from "../../../schemas/user.ts";
 import { intQuery, PageQuery, UsernameParams } from "../../../schemas/common.ts";
 import { toAPIUser } from "../../../../convert/user.ts";
-import { requireAccount } from "../../../../services/user/account.ts";
-import { requireViewableAccount, searchUsers } from "../../../../services/user/profile.ts";
+import { searchUsers } from "../../../../services/user/profile.ts";
 import { Reply } from "../../../route.ts";
 
 export const usersOperations = [
@@ -18,16 +17,16 @@ export const usersOperations = [
     query: v.object({ ...PageQuery.entries, q: v.optional(v.string()), uid: v.optional(intQuery) }),
     responses: { 200: UserSearchResult },
     handler: (ctx) => {
-      const { env, principal, query } = ctx;
+      const { env, doer, query } = ctx;
       const page = ctx.page();
       const uid = /^-?\d+$/.test(query.uid ?? "") ? Number(query.uid) : 0;
-      const { rows, total } = searchUsers(env, principal?.user, {
+      const { rows, total } = searchUsers(env, doer, {
         keyword: (query.q ?? "").trim(),
         uid,
         offset: page.offset,
         limit: page.limit,
       });
-      const data = rows.map((u) => toAPIUser(env.settings, u, principal?.user));
+      const data = rows.map((u) => toAPIUser(env.settings, u, doer));
       const listed = ctx.list(data, total, page);
       return new Reply(200, { ok: true, data }, listed.headers);
     },
@@ -38,12 +37,13 @@ export const usersOperations = [
     operationId: "userGet",
     tag: "user",
     summary: "Get a user",
-    access: { scope: "user", signIn: false },
+    // Gitea's UserAssignmentAPI (a user or an organization) and checkTokenPublicOnly, with the
+    // account hidden (404) from those who may not see it.
+    access: { scope: "user", signIn: false, user: { kind: "account", visible: true } },
     params: UsernameParams,
     responses: { 200: User },
-    handler: ({ env, principal, params }) => {
-      const user = requireViewableAccount(env, requireAccount(env, params.username), principal?.user);
-      return toAPIUser(env.settings, user, principal?.user);
+    handler: ({ env, doer, user }) => {
+      return toAPIUser(env.settings, user, doer);
     },
   }),
 ];
