@@ -8,6 +8,7 @@ import { repoAccessNeedsDoer, type RepoAccess } from "../src/services/access/rep
 import { createUser } from "../src/services/user/account.ts";
 import type { UserRow } from "../src/db/schema/index.ts";
 import { makeTestApp } from "./support/app.ts";
+import { gitClient } from "./support/git.ts";
 import { populateRepo, type RepoFixture } from "./support/fixtures.ts";
 
 /**
@@ -340,39 +341,59 @@ const TABLE_QUERIES = (
 );
 const json = (rows: unknown) => JSON.stringify(rows, (_, v) => (typeof v === "bigint" ? v.toString() : v));
 
-/** A hash per table and per ref file: comparing two tells which of them a request changed. */
-function snapshot(): Map<string, bigint | number> {
-  const out = new Map<string, bigint | number>();
+/**
+ * A hash per table and the value of every ref of every bare repository (HEAD included): comparing
+ * two tells which tables and refs a request changed.
+ */
+function snapshot(): Map<string, string | bigint | number> {
+  const out = new Map<string, string | bigint | number>();
   for (const { name, sql } of TABLE_QUERIES) out.set(`table ${name}`, Bun.hash(json(sqlite.query(sql).values())));
   const gitRoot = t.settings.repository.root;
-  if (existsSync(gitRoot)) walkRepos(gitRoot, (file) => out.set(`git ${relative(gitRoot, file)}`, Bun.hash(readFileSync(file))));
+  if (existsSync(gitRoot)) {
+    for (const gitDir of bareRepos(gitRoot)) {
+      for (const [ref, value] of refsOf(gitDir)) out.set(`git ${relative(gitRoot, gitDir)} ${ref}`, value);
+    }
+  }
   return out;
 }
 
-/** Calls `visit` for the files that say where a bare repository's refs point: HEAD, packed-refs, refs/. */
-function walkRepos(dir: string, visit: (file: string) => void): void {
-  for (const name of readdirSync(dir)) {
+function bareRepos(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
     const p = join(dir, name);
-    if (!statSync(p).isDirectory()) continue;
-    if (!name.endsWith(".git")) {
-      walkRepos(p, visit);
-      continue;
+    if (!statSync(p).isDirectory()) return [];
+    return name.endsWith(".git") ? [p] : bareRepos(p);
+  });
+}
+
+/**
+ * The refs of a bare repository as git reads them: packed-refs overlaid by loose refs. Read from
+ * the files rather than by running git once per repository and request, and by value rather than
+ * by file, because the housekeeper's `git pack-refs` moves loose refs into packed-refs at any time
+ * without changing what they point at.
+ */
+function refsOf(gitDir: string): Map<string, string> {
+  const refs = new Map<string, string>();
+  const read = (file: string) => (existsSync(file) ? readFileSync(file, "utf8") : "");
+  refs.set("HEAD", read(join(gitDir, "HEAD")).trim());
+  for (const line of read(join(gitDir, "packed-refs")).split("\n")) {
+    // Comments, and the peeled `^sha` lines that follow an annotated tag, are not refs.
+    if (!line || line.startsWith("#") || line.startsWith("^")) continue;
+    const [sha, ref] = line.split(" ");
+    if (sha && ref) refs.set(ref, sha);
+  }
+  const loose = (dir: string): void => {
+    for (const name of readdirSync(dir)) {
+      const p = join(dir, name);
+      if (statSync(p).isDirectory()) loose(p);
+      // A `.lock` is a ref being written by git: the ref itself is what counts.
+      else if (!name.endsWith(".lock")) refs.set(relative(gitDir, p), read(p).trim());
     }
-    for (const f of ["HEAD", "packed-refs"]) if (existsSync(join(p, f))) visit(join(p, f));
-    const refs = join(p, "refs");
-    if (existsSync(refs)) walkFiles(refs, visit);
-  }
+  };
+  if (existsSync(join(gitDir, "refs"))) loose(join(gitDir, "refs"));
+  return refs;
 }
 
-function walkFiles(dir: string, visit: (file: string) => void): void {
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) walkFiles(p, visit);
-    else visit(p);
-  }
-}
-
-function changes(before: Map<string, bigint | number>, after: Map<string, bigint | number>): string[] {
+function changes(before: Map<string, unknown>, after: Map<string, unknown>): string[] {
   const keys = new Set([...before.keys(), ...after.keys()]);
   return [...keys].filter((k) => before.get(k) !== after.get(k)).sort();
 }
@@ -427,6 +448,14 @@ describe("permission walker: writes refused one level below their declared acces
     before = snapshot();
     await t.ok("POST", `${base}/branches`, w.tokens.writer, { new_branch_name: "walker-control", old_branch_name: "main" }, 201);
     expect(changes(before, snapshot()).some((k) => k.startsWith("git "))).toBe(true);
+  });
+
+  test("the snapshot does not mistake the housekeeper's pack-refs for a change", async () => {
+    await t.env.queue.idle();
+    const before = snapshot();
+    const gitDir = join(t.settings.repository.root, world.names.alice, "priv.git");
+    expect((await gitClient(["--git-dir", gitDir, "pack-refs", "--all"])).code).toBe(0);
+    expect(changes(before, snapshot())).toEqual([]);
   });
 
   for (const { op, cases } of walked) {
