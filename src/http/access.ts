@@ -1,7 +1,7 @@
 import type { Env } from "../services/env.ts";
 import type { Principal } from "../auth/principal.ts";
 import type { UserRow } from "../db/schema/index.ts";
-import type { Doer } from "../services/access/permission.ts";
+import { requireOwnerInReach, type Doer } from "../services/access/permission.ts";
 import { checkRepoAccess } from "../services/access/repo-access.ts";
 import type { RepoContext } from "../services/repo/lookup.ts";
 import { issueFromPath, type IssueContext } from "../services/issue/lookup.ts";
@@ -67,7 +67,9 @@ function resolveOrg(env: Env, principal: Principal | undefined, name: string, ne
 
 function resolveUser(env: Env, principal: Principal | undefined, name: string, need: UserAccess): UserRow {
   const account = need.kind === "user" ? requireUser(env, name) : requireAccount(env, name);
+  // Gitea's checkTokenPublicOnly holds for every route naming an account, visibility declared or not.
   if (need.visible) requireViewableAccount(env, account, principal?.user);
+  else requireOwnerInReach(env, account, principal?.user);
   if (need.selfOrAdmin && (!principal || (!principal.user.isAdmin && principal.user.id !== account.id))) {
     throw new Forbidden("doer should be the site admin or be same as the contextUser");
   }

@@ -60,13 +60,14 @@ export async function runOperation(
 
     const params = op.params ? validate(op.params, decodeParams(rawParams)) : undefined;
     const query = op.query ? validate(op.query, Object.fromEntries(url.searchParams)) : undefined;
-    // The body is read now but validated on first use, so a handler's own checks (not found,
-    // forbidden) answer before a 422, in Gitea's order.
-    const rawBody = op.body ? await readApiBody(request) : undefined;
+
     let body: unknown;
     let bodyDone = false;
 
     const granted = resolveResources(env, op.access, principal, url, params as Record<string, unknown> | undefined);
+    // The body is read once access is settled (Gitea binds it after its access middlewares) and
+    // validated on first use, so a handler's own checks (not found, forbidden) answer before a 422.
+    const rawBody = op.body ? await readApiBody(request) : undefined;
 
     const ctx: OpContext<unknown, unknown, unknown> & Resources = {
       ...granted,
