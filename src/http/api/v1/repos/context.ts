@@ -2,6 +2,7 @@ import type { Principal } from "../../../../auth/principal.ts";
 import type { Env } from "../../../../services/env.ts";
 import { RepoMoved, resolveRepo, resolveRepoById, repoTopics, type RepoContext } from "../../../../services/repo/lookup.ts";
 import { NotFound, Redirect } from "../../../../lib/errors.ts";
+import type { Doer } from "../../../../services/access/permission.ts";
 import { toAPIRepo } from "../../../../convert/repo.ts";
 import { pendingTransferOf } from "../../../../services/repo/transfer.ts";
 
@@ -34,8 +35,7 @@ export function repoFromPath(
 }
 
 /** Repository JSON with topics and, for a fork, its parent (when the doer may see it). */
-export function repoJson(env: Env, rc: RepoContext, principal: Principal | undefined) {
-  const doer = principal?.user;
+export function repoJson(env: Env, rc: RepoContext, doer: Doer | undefined) {
   let parent: object | undefined;
   if (rc.repo.isFork && rc.repo.forkId) {
     try {
