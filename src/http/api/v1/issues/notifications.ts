@@ -83,7 +83,7 @@ function threadsJson(env: Env, principal: Principal, list: ThreadView[]) {
   return list.map((view) => {
     let repository = repos.get(view.rc.repo.id);
     if (!repository) {
-      const { permissions: _p, parent, ...rest } = repoJson(env, view.rc, principal) as Record<string, unknown>;
+      const { permissions: _p, parent, ...rest } = repoJson(env, view.rc, principal.user) as Record<string, unknown>;
       if (parent && typeof parent === "object") {
         const { permissions: _pp, ...parentRest } = parent as Record<string, unknown>;
         repository = { ...rest, parent: parentRest };

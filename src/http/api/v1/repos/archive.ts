@@ -2,7 +2,7 @@ import { operation } from "../../../route.ts";
 import { openArchive } from "../../../../services/repo/archive.ts";
 import { repoApiUrl } from "../../../../convert/content.ts";
 import { userContentHeaders } from "./raw.ts";
-import { repoFromPath, wildcard } from "./context.ts";
+import { wildcard } from "./context.ts";
 import { RepoFileParams } from "../../../schemas/content.ts";
 
 export const archiveOperations = [
@@ -13,11 +13,11 @@ export const archiveOperations = [
     operationId: "repoGetArchive",
     tag: "repository",
     summary: "Get an archive of a repository",
-    access: { scope: "repository", signIn: false },
+    // Gitea's reqRepoReader(Code).
+    access: { scope: "repository", signIn: false, repo: { read: "code" } },
     params: RepoFileParams,
     responses: { 200: null },
-    handler: async ({ env, principal, params, url }) => {
-      const rc = repoFromPath(env, principal, url, params);
+    handler: async ({ env, repo: rc, params }) => {
       const archive = await openArchive(env, rc, wildcard(params));
       const body = await archive.open();
       const headers = userContentHeaders(env.settings, {

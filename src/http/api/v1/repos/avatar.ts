@@ -1,19 +1,13 @@
-import { operation, reply, type AnyOperation, type OpContext } from "../../../route.ts";
+import { operation, reply, type AnyOperation } from "../../../route.ts";
 import { RepoParams } from "../../../schemas/repo.ts";
 import { UpdateRepoAvatarOption } from "../../../schemas/repo-avatar.ts";
 import { deleteRepoAvatar, setRepoAvatar } from "../../../../services/repo/avatar.ts";
-import { repoFromPath } from "./context.ts";
-import type { RepoContext } from "../../../../services/repo/lookup.ts";
-import { requireRepoAdmin } from "./repo.ts";
-import { requireNotArchived } from "../issues/issues.ts";
 
-/** A repository's avatar is its administrators' to change (Gitea's reqAdmin), and not while it is archived (423). */
-function adminOfWritableRepo({ env, principal, url, params }: OpContext<{ owner: string; repo: string }, unknown, unknown>): RepoContext {
-  const rc = repoFromPath(env, principal, url, params);
-  requireRepoAdmin(principal, rc.perm.isAdmin());
-  requireNotArchived(rc);
-  return rc;
-}
+/**
+ * A repository's avatar is its administrators' to change (Gitea's reqAdmin; the sign-in is asked
+ * first, before the repository is looked up), and not while it is archived (423).
+ */
+const admin = { scope: "repository", signIn: true, repo: { admin: true, notArchived: true } } as const;
 
 export const repoAvatarOperations: AnyOperation[] = [
   operation({
@@ -22,13 +16,12 @@ export const repoAvatarOperations: AnyOperation[] = [
     operationId: "repoUpdateAvatar",
     tag: "repository",
     summary: "Update avatar",
-    access: { scope: "repository", signIn: true },
+    access: admin,
     params: RepoParams,
     body: UpdateRepoAvatarOption,
     responses: { 204: null },
     handler: (ctx) => {
-      const rc = adminOfWritableRepo(ctx);
-      setRepoAvatar(ctx.env, rc.repo, ctx.body.image ?? "");
+      setRepoAvatar(ctx.env, ctx.repo.repo, ctx.body.image ?? "");
       return reply.noContent();
     },
   }),
@@ -38,11 +31,11 @@ export const repoAvatarOperations: AnyOperation[] = [
     operationId: "repoDeleteAvatar",
     tag: "repository",
     summary: "Delete avatar",
-    access: { scope: "repository", signIn: true },
+    access: admin,
     params: RepoParams,
     responses: { 204: null },
     handler: (ctx) => {
-      deleteRepoAvatar(ctx.env, adminOfWritableRepo(ctx).repo);
+      deleteRepoAvatar(ctx.env, ctx.repo.repo);
       return reply.noContent();
     },
   }),

@@ -8,7 +8,6 @@ import { getCommit, commitDiffOrPatch, listCommits, type CommitOptions } from ".
 import type { RepoContext } from "../../../../services/repo/lookup.ts";
 import type { Env } from "../../../../services/env.ts";
 import { repoAddress, toAPICommit } from "../../../../convert/commit.ts";
-import { codeRepo } from "./context.ts";
 
 export function commitOptions(q: { stat?: string; files?: string; verification?: string } | undefined): CommitOptions {
   return { stat: optionOn(q?.stat), files: optionOn(q?.files), verification: optionOn(q?.verification) };
@@ -18,6 +17,9 @@ export function addressOf(env: Env, rc: RepoContext) {
   return repoAddress(env.settings, rc.owner.name, rc.repo.name);
 }
 
+/** Reading a repository's commits: Gitea's reqRepoReader(Code). */
+const read = { scope: "repository", signIn: false, repo: { read: "code" } } as const;
+
 export const commitOperations: AnyOperation[] = [
   operation({
     method: "GET",
@@ -25,12 +27,11 @@ export const commitOperations: AnyOperation[] = [
     operationId: "repoGetAllCommits",
     tag: "repository",
     summary: "Get a list of all commits from a repository",
-    access: { scope: "repository", signIn: false },
+    access: read,
     params: RepoParams,
     query: CommitListQuery,
     responses: { 200: CommitList },
-    handler: async ({ env, principal, params, query, url, page }) => {
-      const rc = codeRepo(env, principal, url, params);
+    handler: async ({ env, repo: rc, doer, query, url, page }) => {
       const p = page();
       const result = await listCommits(
         env,
@@ -39,7 +40,7 @@ export const commitOperations: AnyOperation[] = [
         commitOptions(query),
       );
       const address = addressOf(env, rc);
-      const items = result.items.map((c) => toAPICommit(env.settings, address, c, principal?.user));
+      const items = result.items.map((c) => toAPICommit(env.settings, address, c, doer));
       const pageCount = Math.ceil(result.total / result.limit);
       const headers = paginationHeaders(url, env.settings.server.rootUrl, result.total, {
         page: result.page,
@@ -62,14 +63,13 @@ export const commitOperations: AnyOperation[] = [
     operationId: "repoGetSingleCommit",
     tag: "repository",
     summary: "Get a single commit from a repository",
-    access: { scope: "repository", signIn: false },
+    access: read,
     params: v.object({ ...RepoParams.entries, sha: v.string() }),
     query: CommitOptionsQuery,
     responses: { 200: Commit },
-    handler: async ({ env, principal, params, query, url }) => {
-      const rc = codeRepo(env, principal, url, params);
+    handler: async ({ env, repo: rc, doer, params, query }) => {
       const view = await getCommit(env, rc, params.sha, commitOptions(query));
-      return toAPICommit(env.settings, addressOf(env, rc), view, principal?.user);
+      return toAPICommit(env.settings, addressOf(env, rc), view, doer);
     },
   }),
   operation({
@@ -79,11 +79,10 @@ export const commitOperations: AnyOperation[] = [
     operationId: "repoDownloadCommitDiffOrPatch",
     tag: "repository",
     summary: "Get a commit's diff or patch",
-    access: { scope: "repository", signIn: false },
+    access: read,
     params: v.object({ ...RepoParams.entries, sha: v.string(), diffType: v.picklist(["diff", "patch"]) }),
     responses: { 200: v.string(), 404: null },
-    handler: async ({ env, principal, params, url }) => {
-      const rc = codeRepo(env, principal, url, params);
+    handler: async ({ env, repo: rc, params }) => {
       const text = await commitDiffOrPatch(env, rc, params.sha, params.diffType === "patch");
       return new Response(new Uint8Array(text), { headers: { "Content-Type": "text/plain; charset=utf-8", "X-Content-Type-Options": "nosniff" } });
     },

@@ -7,7 +7,6 @@ import { compareCommits } from "../../../../services/repo/commits.ts";
 import { editorConfigFor, repoLanguages } from "../../../../services/repo/objects.ts";
 import { toAPICommit } from "../../../../convert/commit.ts";
 import { addressOf } from "./commits.ts";
-import { codeRepo } from "./context.ts";
 
 /** The wildcard arrives still percent-encoded; a malformed escape is kept as written. */
 function decodePath(raw: string): string {
@@ -18,6 +17,9 @@ function decodePath(raw: string): string {
   }
 }
 
+/** Comparing, languages and EditorConfig read the code: Gitea's reqRepoReader(Code). */
+const read = { scope: "repository", signIn: false, repo: { read: "code" } } as const;
+
 export const compareOperations: AnyOperation[] = [
   operation({
     method: "GET",
@@ -26,12 +28,11 @@ export const compareOperations: AnyOperation[] = [
     operationId: "repoCompareDiff",
     tag: "repository",
     summary: "Get commit comparison information",
-    access: { scope: "repository", signIn: false },
+    access: read,
     params: v.object({ ...RepoParams.entries, "*": v.string() }),
     query: NoteQuery,
     responses: { 200: Compare },
-    handler: async ({ env, principal, params, query, url }) => {
-      const rc = codeRepo(env, principal, url, params);
+    handler: async ({ env, repo: rc, doer, params, query }) => {
       const result = await compareCommits(env, rc, decodePath(params["*"]), {
         files: optionOn(query.files),
         verification: optionOn(query.verification),
@@ -39,7 +40,7 @@ export const compareOperations: AnyOperation[] = [
       const address = addressOf(env, rc);
       return {
         total_commits: result.commits.length,
-        commits: result.commits.map((c) => toAPICommit(env.settings, address, c, principal?.user)),
+        commits: result.commits.map((c) => toAPICommit(env.settings, address, c, doer)),
       };
     },
   }),
@@ -49,11 +50,10 @@ export const compareOperations: AnyOperation[] = [
     operationId: "repoGetLanguages",
     tag: "repository",
     summary: "Get languages and number of bytes of code written",
-    access: { scope: "repository", signIn: false },
+    access: read,
     params: RepoParams,
     responses: { 200: LanguageStatistics },
-    handler: async ({ env, principal, params, url }) => {
-      const rc = codeRepo(env, principal, url, params);
+    handler: async ({ env, repo: rc }) => {
       return Object.fromEntries(await repoLanguages(env, rc));
     },
   }),
@@ -64,12 +64,11 @@ export const compareOperations: AnyOperation[] = [
     operationId: "repoGetEditorConfig",
     tag: "repository",
     summary: "Get the EditorConfig definitions of a file in a repository",
-    access: { scope: "repository", signIn: false },
+    access: read,
     params: v.object({ ...RepoParams.entries, filepath: v.string() }),
     query: RefQuery,
     responses: { 200: EditorConfigDefinition },
-    handler: async ({ env, principal, params, query, url }) => {
-      const rc = codeRepo(env, principal, url, params);
+    handler: async ({ env, repo: rc, params, query }) => {
       return editorConfigFor(env, rc, params.filepath, query.ref);
     },
   }),

@@ -13,24 +13,24 @@ import {
   RepoFileParams,
   UpdateFileOptions,
 } from "../../../schemas/content.ts";
-import {
-  changeFiles,
-  getContents,
-  requireFileEditor,
-  type ChangeFilesInput,
-  type FileChange,
-} from "../../../../services/repo/contents.ts";
+import { changeFiles, getContents, type ChangeFilesInput, type FileChange } from "../../../../services/repo/contents.ts";
 import { toContentsResponse, toFileResponse, toFilesResponse, type RepoNames } from "../../../../convert/content.ts";
 import { Invalid } from "../../../../lib/errors.ts";
 import type { Env } from "../../../../services/env.ts";
-import type { Principal } from "../../../../auth/principal.ts";
 import type { RepoContext } from "../../../../services/repo/lookup.ts";
-import { repoFromPath, wildcard } from "./context.ts";
+import { wildcard } from "./context.ts";
 
 const names = (rc: RepoContext): RepoNames => ({ owner: rc.owner.name, name: rc.repo.name });
 
-async function contentsReply(env: Env, principal: Principal | undefined, url: URL, params: { owner: string; repo: string }, path: string, ref?: string) {
-  const rc = repoFromPath(env, principal, url, params);
+/** Reading contents: Gitea's reqRepoReader(Code) over /contents. */
+const read = { scope: "repository", signIn: false, repo: { read: "code" } } as const;
+/**
+ * Changing files: reqRepoReader(Code), then Gitea 1.25's mustEnableEditor (423 "repo is not
+ * allowed to edit", before sign-in), reqToken and reqRepoWriter(Code).
+ */
+const edit = { scope: "repository", signIn: false, repo: { read: "code", notArchived: "editor", write: "code" } } as const;
+
+async function contentsReply(env: Env, rc: RepoContext, path: string, ref?: string) {
   const result = await getContents(env, rc, path, ref);
   if ("file" in result) return toContentsResponse(env.settings, names(rc), result.ref, result.file);
   return result.dir.map((e) => toContentsResponse(env.settings, names(rc), result.ref, e));
@@ -59,11 +59,11 @@ export const contentOperations = [
     operationId: "repoGetContentsList",
     tag: "repository",
     summary: "Gets the metadata of all the entries of the root dir.",
-    access: { scope: "repository", signIn: false },
+    access: read,
     params: RepoParams,
     query: RefQuery,
     responses: { 200: v.array(ContentsResponse) },
-    handler: ({ env, principal, params, query, url }) => contentsReply(env, principal, url, params, "", query.ref),
+    handler: ({ env, repo: rc, query }) => contentsReply(env, rc, "", query.ref),
   }),
   operation({
     method: "GET",
@@ -72,11 +72,11 @@ export const contentOperations = [
     operationId: "repoGetContents",
     tag: "repository",
     summary: "Gets the metadata and contents (if a file) of an entry in a repository, or a list of entries if a dir.",
-    access: { scope: "repository", signIn: false },
+    access: read,
     params: RepoFileParams,
     query: RefQuery,
     responses: { 200: ContentsResponse },
-    handler: ({ env, principal, params, query, url }) => contentsReply(env, principal, url, params, wildcard(params), query.ref),
+    handler: ({ env, repo: rc, params, query }) => contentsReply(env, rc, wildcard(params), query.ref),
   }),
   operation({
     method: "POST",
@@ -84,13 +84,11 @@ export const contentOperations = [
     operationId: "repoChangeFiles",
     tag: "repository",
     summary: "Modify multiple files in a repository",
-    access: { scope: "repository", signIn: false },
+    access: edit,
     params: RepoParams,
     body: ChangeFilesOptions,
     responses: { 201: FilesResponse },
-    handler: async ({ env, principal, params, body, url }) => {
-      const rc = repoFromPath(env, principal, url, params);
-      const doer = requireFileEditor(rc, principal?.user);
+    handler: async ({ env, repo: rc, doer, body }) => {
       const files: FileChange[] = body.files.map((f) => ({
         operation: f.operation,
         path: f.path,
@@ -109,13 +107,11 @@ export const contentOperations = [
     operationId: "repoCreateFile",
     tag: "repository",
     summary: "Create a file in a repository",
-    access: { scope: "repository", signIn: false },
+    access: edit,
     params: RepoFileParams,
     body: CreateFileOptions,
     responses: { 201: FileResponse },
-    handler: async ({ env, principal, params, body, url }) => {
-      const rc = repoFromPath(env, principal, url, params);
-      const doer = requireFileEditor(rc, principal?.user);
+    handler: async ({ env, repo: rc, doer, params, body }) => {
       if (!body.content) throw new Invalid("[ContentBase64]: Required");
       const files: FileChange[] = [{ operation: "create", path: wildcard(params), contentBase64: body.content }];
       const result = await changeFiles(env, rc, doer, { ...common(body), files });
@@ -129,13 +125,11 @@ export const contentOperations = [
     operationId: "repoUpdateFile",
     tag: "repository",
     summary: "Update a file in a repository if SHA is set, or create the file if SHA is not set",
-    access: { scope: "repository", signIn: false },
+    access: edit,
     params: RepoFileParams,
     body: UpdateFileOptions,
     responses: { 200: FileResponse, 201: FileResponse },
-    handler: async ({ env, principal, params, body, url }) => {
-      const rc = repoFromPath(env, principal, url, params);
-      const doer = requireFileEditor(rc, principal?.user);
+    handler: async ({ env, repo: rc, doer, params, body }) => {
       if (!body.content) throw new Invalid("[ContentBase64]: Required");
       const willCreate = !body.sha;
       const files: FileChange[] = [
@@ -158,13 +152,11 @@ export const contentOperations = [
     operationId: "repoDeleteFile",
     tag: "repository",
     summary: "Delete a file in a repository",
-    access: { scope: "repository", signIn: false },
+    access: edit,
     params: RepoFileParams,
     body: DeleteFileOptions,
     responses: { 200: FileDeleteResponse },
-    handler: async ({ env, principal, params, body, url }) => {
-      const rc = repoFromPath(env, principal, url, params);
-      const doer = requireFileEditor(rc, principal?.user);
+    handler: async ({ env, repo: rc, doer, params, body }) => {
       if (!body.sha) throw new Invalid("[SHA]: Required");
       const files: FileChange[] = [{ operation: "delete", path: wildcard(params), sha: body.sha }];
       const result = await changeFiles(env, rc, doer, { ...common(body), files });

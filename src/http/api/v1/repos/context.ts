@@ -2,7 +2,7 @@ import type { Principal } from "../../../../auth/principal.ts";
 import type { Env } from "../../../../services/env.ts";
 import { RepoMoved, resolveRepo, resolveRepoById, repoTopics, type RepoContext } from "../../../../services/repo/lookup.ts";
 import { NotFound, Redirect } from "../../../../lib/errors.ts";
-import { requireCodeReader } from "../../../../services/access/permission.ts";
+import type { Doer } from "../../../../services/access/permission.ts";
 import { toAPIRepo } from "../../../../convert/repo.ts";
 import { pendingTransferOf } from "../../../../services/repo/transfer.ts";
 
@@ -35,8 +35,7 @@ export function repoFromPath(
 }
 
 /** Repository JSON with topics and, for a fork, its parent (when the doer may see it). */
-export function repoJson(env: Env, rc: RepoContext, principal: Principal | undefined) {
-  const doer = principal?.user;
+export function repoJson(env: Env, rc: RepoContext, doer: Doer | undefined) {
   let parent: object | undefined;
   if (rc.repo.isFork && rc.repo.forkId) {
     try {
@@ -53,18 +52,6 @@ export function repoJson(env: Env, rc: RepoContext, principal: Principal | undef
     parent,
     transfer: pendingTransferOf(env, rc.repo.id),
   });
-}
-
-/** The repository of the path with read access to its code (Gitea's reqRepoReader(Code)). */
-export function codeRepo(
-  env: Env,
-  principal: Principal | undefined,
-  url: URL,
-  params: { owner: string; repo: string },
-): RepoContext {
-  const rc = repoFromPath(env, principal, url, params);
-  requireCodeReader(rc);
-  return rc;
 }
 
 /**

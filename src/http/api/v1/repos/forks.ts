@@ -8,9 +8,9 @@ import { forkRepo, listForks } from "../../../../services/repo/fork.ts";
 import { withContext } from "../../../../services/repo/list.ts";
 import { resolveRepoById } from "../../../../services/repo/lookup.ts";
 import { topicsOfRepos } from "../../../../services/repo/topics.ts";
-import { repoFromPath, repoJson } from "./context.ts";
+import { repoJson } from "./context.ts";
 import { requireCodeReader } from "../../../../services/access/permission.ts";
-import { requireToken, totalOnly } from "./collaborators.ts";
+import { totalOnly } from "./collaborators.ts";
 
 export const forkOperations: AnyOperation[] = [
   operation({
@@ -19,16 +19,14 @@ export const forkOperations: AnyOperation[] = [
     operationId: "listForks",
     tag: "repository",
     summary: "List a repository's forks",
-    access: { scope: "repository", signIn: false },
+    access: { scope: "repository", signIn: false, repo: {} },
     params: RepoParams,
     query: PageQuery,
     responses: { 200: v.array(Repository) },
     handler: (ctx) => {
-      const rc = repoFromPath(ctx.env, ctx.principal, ctx.url, ctx.params);
-      const viewer = ctx.principal?.user;
-      const { rows, total } = listForks(ctx.env, viewer, rc.repo, ctx.page());
+      const { rows, total } = listForks(ctx.env, ctx.doer, ctx.repo.repo, ctx.page());
       const topics = topicsOfRepos(ctx.env, rows.map((r) => r.id));
-      const items = withContext(ctx.env, viewer, rows).map((f) =>
+      const items = withContext(ctx.env, ctx.doer, rows).map((f) =>
         toAPIRepo(ctx.env.settings, { ...f, topics: topics.get(f.repo.id) ?? [] }),
       );
       return totalOnly(items, total);
@@ -40,23 +38,23 @@ export const forkOperations: AnyOperation[] = [
     operationId: "createFork",
     tag: "repository",
     summary: "Fork a repository",
-    access: { scope: "repository", signIn: false },
+    // Gitea's reqToken, then reqRepoReader(Code): a declared `read` would be checked before the
+    // doer, so the code reader is asked here, after the doer and before the body is bound.
+    access: { scope: "repository", signIn: false, repo: { doer: true } },
     params: RepoParams,
     body: CreateForkOption,
     responses: { 202: Repository },
     handler: async (ctx) => {
-      const { env, principal } = ctx;
-      const rc = repoFromPath(env, principal, ctx.url, ctx.params);
-      requireToken(principal);
+      const { env, repo: rc, doer } = ctx;
       requireCodeReader(rc);
       const body = ctx.body;
       const fork = await forkRepo(env, {
-        doer: principal.user,
+        doer,
         source: rc,
         name: body.name ?? undefined,
         organization: body.organization ?? undefined,
       });
-      return new Reply(202, repoJson(env, resolveRepoById(env, principal.user, fork.id), principal));
+      return new Reply(202, repoJson(env, resolveRepoById(env, doer, fork.id), doer));
     },
   }),
 ];

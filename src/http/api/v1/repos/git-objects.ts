@@ -7,9 +7,11 @@ import { getNote } from "../../../../services/repo/commits.ts";
 import { getBlob, getTree } from "../../../../services/repo/objects.ts";
 import { toAPIBlob, toAPICommit, toAPITree } from "../../../../convert/commit.ts";
 import { addressOf } from "./commits.ts";
-import { codeRepo } from "./context.ts";
 
 const ShaParams = v.object({ ...RepoParams.entries, sha: v.string() });
+
+/** Git objects are code: Gitea's reqRepoReader(Code) over the /git group. */
+const read = { scope: "repository", signIn: false, repo: { read: "code" } } as const;
 
 export const gitObjectOperations: AnyOperation[] = [
   operation({
@@ -18,12 +20,11 @@ export const gitObjectOperations: AnyOperation[] = [
     operationId: "GetTree",
     tag: "repository",
     summary: "Gets the tree of a repository.",
-    access: { scope: "repository", signIn: false },
+    access: read,
     params: ShaParams,
     query: TreeQuery,
     responses: { 200: GitTreeResponse },
-    handler: async ({ env, principal, params, query, url }) => {
-      const rc = codeRepo(env, principal, url, params);
+    handler: async ({ env, repo: rc, params, query }) => {
       const page = await getTree(env, rc, params.sha, {
         recursive: parseGoBool(query.recursive),
         page: parseGoInt(query.page),
@@ -38,11 +39,10 @@ export const gitObjectOperations: AnyOperation[] = [
     operationId: "GetBlob",
     tag: "repository",
     summary: "Gets the blob of a repository.",
-    access: { scope: "repository", signIn: false },
+    access: read,
     params: ShaParams,
     responses: { 200: GitBlobResponse },
-    handler: async ({ env, principal, params, url }) => {
-      const rc = codeRepo(env, principal, url, params);
+    handler: async ({ env, repo: rc, params }) => {
       return toAPIBlob(addressOf(env, rc), await getBlob(env, rc, params.sha));
     },
   }),
@@ -52,17 +52,16 @@ export const gitObjectOperations: AnyOperation[] = [
     operationId: "repoGetNote",
     tag: "repository",
     summary: "Get a note corresponding to a single commit from a repository",
-    access: { scope: "repository", signIn: false },
+    access: read,
     params: ShaParams,
     query: NoteQuery,
     responses: { 200: Note },
-    handler: async ({ env, principal, params, query, url }) => {
-      const rc = codeRepo(env, principal, url, params);
+    handler: async ({ env, repo: rc, doer, params, query }) => {
       const note = await getNote(env, rc, params.sha, {
         files: optionOn(query.files),
         verification: optionOn(query.verification),
       });
-      return { message: note.message, commit: toAPICommit(env.settings, addressOf(env, rc), note.commit, principal?.user) };
+      return { message: note.message, commit: toAPICommit(env.settings, addressOf(env, rc), note.commit, doer) };
     },
   }),
 ];

@@ -7,7 +7,7 @@ import type { RepoContext } from "../../../../services/repo/lookup.ts";
 import type { Env } from "../../../../services/env.ts";
 import { NotFound } from "../../../../lib/errors.ts";
 import { toAPIReference } from "../../../../convert/tag.ts";
-import { codeRepo, wildcard } from "./context.ts";
+import { wildcard } from "./context.ts";
 
 /**
  * Gitea 1.25 answers a list even for a single exact match (its "one ref → object" check compares
@@ -19,6 +19,9 @@ async function refs(env: Env, rc: RepoContext, filter: string) {
   return found.map((r) => toAPIReference(env.settings, rc, r));
 }
 
+/** Refs are code: Gitea's reqRepoReader(Code) over the /git group. */
+const read = { scope: "repository", signIn: false, repo: { read: "code" } } as const;
+
 export const gitRefOperations = [
   operation({
     method: "GET",
@@ -26,10 +29,10 @@ export const gitRefOperations = [
     operationId: "repoListAllGitRefs",
     tag: "repository",
     summary: "Get specified ref or filtered repository's refs",
-    access: { scope: "repository", signIn: false },
+    access: read,
     params: RepoParams,
     responses: { 200: v.array(Reference) },
-    handler: async ({ env, principal, params, url }) => refs(env, codeRepo(env, principal, url, params), ""),
+    handler: async ({ env, repo: rc }) => refs(env, rc, ""),
   }),
   operation({
     method: "GET",
@@ -38,12 +41,9 @@ export const gitRefOperations = [
     operationId: "repoListGitRefs",
     tag: "repository",
     summary: "Get specified ref or filtered repository's refs",
-    access: { scope: "repository", signIn: false },
+    access: read,
     params: RepoWildcardParams,
     responses: { 200: v.array(Reference) },
-    handler: async ({ env, principal, params, url }) => {
-      const rc = codeRepo(env, principal, url, params);
-      return refs(env, rc, wildcard(params));
-    },
+    handler: async ({ env, repo: rc, params }) => refs(env, rc, wildcard(params)),
   }),
 ];

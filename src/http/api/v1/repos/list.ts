@@ -5,11 +5,8 @@ import { intQuery, PageQuery, UsernameParams } from "../../../schemas/common.ts"
 import { toAPIRepo } from "../../../../convert/repo.ts";
 import { listAccessibleRepos, listOwnerRepos, searchRepos, withContext } from "../../../../services/repo/list.ts";
 import { topicsOfRepos } from "../../../../services/repo/topics.ts";
-import { requireAccount } from "../../../../services/user/account.ts";
 import { OrgParams } from "../../../schemas/org.ts";
-import { orgFromPath } from "../orgs/context.ts";
-import { requireViewableAccount } from "../../../../services/user/profile.ts";
-import { Invalid, NotFound } from "../../../../lib/errors.ts";
+import { Invalid } from "../../../../lib/errors.ts";
 import type { RepoRow, UserRow } from "../../../../db/schema/index.ts";
 import type { Env } from "../../../../services/env.ts";
 import type { RepoSort } from "../../../../models/repo.ts";
@@ -44,7 +41,7 @@ export const repoListOperations = [
     responses: { 200: v.array(Repository) },
     handler: (ctx) => {
       const page = ctx.page();
-      const doer = ctx.principal!.user;
+      const { doer } = ctx;
       const { rows, total } = listAccessibleRepos(ctx.env, doer, page);
       return ctx.list(render(ctx.env, doer, rows), total, page);
     },
@@ -55,16 +52,15 @@ export const repoListOperations = [
     operationId: "userListRepos",
     tag: "user",
     summary: "List the repos owned by the given user",
-    access: { scope: ["user", "repository"], signIn: false },
+    // A user or an organization, if the doer may see it (404 otherwise).
+    access: { scope: ["user", "repository"], signIn: false, user: { kind: "account", visible: true } },
     params: UsernameParams,
     query: PageQuery,
     responses: { 200: v.array(Repository) },
     handler: (ctx) => {
-      const viewer = ctx.principal?.user;
-      const owner = requireViewableAccount(ctx.env, requireAccount(ctx.env, ctx.params.username), viewer);
       const page = ctx.page();
-      const { rows, total } = listOwnerRepos(ctx.env, viewer, owner, page);
-      return ctx.list(render(ctx.env, viewer, rows), total, page);
+      const { rows, total } = listOwnerRepos(ctx.env, ctx.doer, ctx.user, page);
+      return ctx.list(render(ctx.env, ctx.doer, rows), total, page);
     },
   }),
   operation({
@@ -73,16 +69,14 @@ export const repoListOperations = [
     operationId: "orgListRepos",
     tag: "organization",
     summary: "List an organization's repos",
-    access: { scope: ["organization", "repository"], signIn: false },
+    access: { scope: ["organization", "repository"], signIn: false, org: "visible" },
     params: OrgParams,
     query: PageQuery,
     responses: { 200: v.array(Repository) },
     handler: (ctx) => {
-      const viewer = ctx.principal?.user;
-      const org = orgFromPath.visible(ctx.env, ctx.principal, ctx.params.org);
       const page = ctx.page();
-      const { rows, total } = listOwnerRepos(ctx.env, viewer, org, page);
-      return ctx.list(render(ctx.env, viewer, rows), total, page);
+      const { rows, total } = listOwnerRepos(ctx.env, ctx.doer, ctx.org, page);
+      return ctx.list(render(ctx.env, ctx.doer, rows), total, page);
     },
   }),
   operation({
@@ -112,8 +106,7 @@ export const repoListOperations = [
     }),
     responses: { 200: SearchResults },
     handler: (ctx) => {
-      const { env, query, principal } = ctx;
-      const viewer = principal?.user;
+      const { env, query, doer: viewer } = ctx;
       const mode = query.mode ?? "";
       if (!["", "fork", "source", "mirror", "collaborative"].includes(mode)) {
         throw new Invalid(`Invalid search mode: ${JSON.stringify(mode)}`);

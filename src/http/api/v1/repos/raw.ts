@@ -3,8 +3,8 @@ import { RefQuery, RepoFileParams } from "../../../schemas/content.ts";
 import { openRaw } from "../../../../services/repo/contents.ts";
 import type { Settings } from "../../../../config/settings.ts";
 import type { Env } from "../../../../services/env.ts";
-import type { Principal } from "../../../../auth/principal.ts";
-import { repoFromPath, wildcard } from "./context.ts";
+import type { RepoContext } from "../../../../services/repo/lookup.ts";
+import { wildcard } from "./context.ts";
 import { detectContentType } from "../../../../lib/sniff.ts";
 
 // ---------------------------------------------------------------------------------------------
@@ -195,12 +195,11 @@ function notModified(request: Request, etag: string, lastModified: number | unde
 }
 
 async function serveRaw(
-  ctx: { env: Env; principal: Principal | undefined; url: URL; request: Request },
-  params: { owner: string; repo: string; "*": string },
+  ctx: { env: Env; repo: RepoContext; request: Request },
+  params: { "*": string },
   ref: string | undefined,
 ): Promise<Response> {
-  const { env, principal, url, request } = ctx;
-  const rc = repoFromPath(env, principal, url, params);
+  const { env, repo: rc, request } = ctx;
   const file = await openRaw(env, rc, wildcard(params), ref);
   const etag = `"${file.oid}"`;
   const base = new Headers({ "X-Gitea-Object-Type": file.kind, ETag: etag });
@@ -241,6 +240,9 @@ async function serveRaw(
   return new Response(slice(body, start, length), { status: 206, headers });
 }
 
+/** Raw files are code: Gitea's reqRepoReader(Code). */
+const read = { scope: "repository", signIn: false, repo: { read: "code" } } as const;
+
 export const rawOperations = [
   operation({
     method: "GET",
@@ -249,7 +251,7 @@ export const rawOperations = [
     operationId: "repoGetRawFile",
     tag: "repository",
     summary: "Get a file from a repository",
-    access: { scope: "repository", signIn: false },
+    access: read,
     params: RepoFileParams,
     query: RefQuery,
     responses: { 200: null },
@@ -262,7 +264,7 @@ export const rawOperations = [
     operationId: "repoGetRawFileOrLFS",
     tag: "repository",
     summary: "Get a file or it's LFS object from a repository",
-    access: { scope: "repository", signIn: false },
+    access: read,
     params: RepoFileParams,
     query: RefQuery,
     // hearth has no LFS store yet: a pointer file is served as the blob it is, as Gitea does

@@ -5,7 +5,6 @@ import { EditAttachmentOptions } from "../../../schemas/comment.ts";
 import { ReleaseAssetParams, ReleaseParams } from "../../../schemas/release.ts";
 import { toAPIAttachment } from "../../../../convert/attachment.ts";
 import { requireAttachmentsEnabled, type Upload } from "../../../../services/issue/attachments.ts";
-import { requireReleaseWriter } from "../../../../services/release/access.ts";
 import { releaseFromPath } from "../../../../services/release/releases.ts";
 import {
   deleteReleaseAsset,
@@ -17,7 +16,7 @@ import {
 import type { Env } from "../../../../services/env.ts";
 import type { AttachmentRow } from "../../../../db/schema/index.ts";
 import { withFormFile } from "../../../multipart.ts";
-import { releaseRepo } from "./releases.ts";
+import { releaseRead, releaseWrite } from "./releases.ts";
 
 /** The `name` query parameter names the file; without it, the name the client sent with it. */
 const UploadQuery = v.object({ name: v.optional(v.string()) });
@@ -41,11 +40,11 @@ export const releaseAttachmentOperations: AnyOperation[] = [
     operationId: "repoListReleaseAttachments",
     tag: "repository",
     summary: "List release's attachments",
-    access: { scope: "repository", signIn: false },
+    access: releaseRead,
     params: ReleaseParams,
     responses: { 200: v.array(Attachment) },
     handler: (ctx) => {
-      const rc = releaseRepo(ctx);
+      const rc = ctx.repo;
       return listReleaseAssets(ctx.env, releaseFromPath(ctx.env, rc, ctx.params.id)).map(json(ctx.env));
     },
   }),
@@ -55,14 +54,13 @@ export const releaseAttachmentOperations: AnyOperation[] = [
     operationId: "repoCreateReleaseAttachment",
     tag: "repository",
     summary: "Create a release attachment",
-    access: { scope: "repository", signIn: false },
+    access: releaseWrite,
     params: ReleaseParams,
     query: UploadQuery,
     multipartFile: "attachment",
     responses: { 201: Attachment },
     handler: async (ctx) => {
-      const rc = releaseRepo(ctx);
-      const doer = requireReleaseWriter(rc, ctx.principal?.user);
+      const { repo: rc, doer } = ctx;
       requireAttachmentsEnabled(ctx.env);
       const rel = releaseFromPath(ctx.env, rc, ctx.params.id);
       const a = await withUpload(ctx.request, ctx.query.name, (upload) => uploadReleaseAsset(ctx.env, doer, rel, upload));
@@ -75,11 +73,11 @@ export const releaseAttachmentOperations: AnyOperation[] = [
     operationId: "repoGetReleaseAttachment",
     tag: "repository",
     summary: "Get a release attachment",
-    access: { scope: "repository", signIn: false },
+    access: releaseRead,
     params: ReleaseAssetParams,
     responses: { 200: Attachment },
     handler: (ctx) => {
-      const rel = releaseFromPath(ctx.env, releaseRepo(ctx), ctx.params.id);
+      const rel = releaseFromPath(ctx.env, ctx.repo, ctx.params.id);
       return toAPIAttachment(ctx.env.settings, releaseAssetFromPath(ctx.env, rel, ctx.params.attachment_id));
     },
   }),
@@ -89,13 +87,12 @@ export const releaseAttachmentOperations: AnyOperation[] = [
     operationId: "repoEditReleaseAttachment",
     tag: "repository",
     summary: "Edit a release attachment",
-    access: { scope: "repository", signIn: false },
+    access: releaseWrite,
     params: ReleaseAssetParams,
     body: EditAttachmentOptions,
     responses: { 201: Attachment },
     handler: (ctx) => {
-      const rc = releaseRepo(ctx);
-      requireReleaseWriter(rc, ctx.principal?.user);
+      const rc = ctx.repo;
       const a = releaseAssetFromPath(ctx.env, releaseFromPath(ctx.env, rc, ctx.params.id), ctx.params.attachment_id);
       // Gitea answers a rename with 201.
       return reply.created(toAPIAttachment(ctx.env.settings, renameReleaseAsset(ctx.env, a, ctx.body.name)));
@@ -107,12 +104,11 @@ export const releaseAttachmentOperations: AnyOperation[] = [
     operationId: "repoDeleteReleaseAttachment",
     tag: "repository",
     summary: "Delete a release attachment",
-    access: { scope: "repository", signIn: false },
+    access: releaseWrite,
     params: ReleaseAssetParams,
     responses: { 204: null },
     handler: (ctx) => {
-      const rc = releaseRepo(ctx);
-      requireReleaseWriter(rc, ctx.principal?.user);
+      const rc = ctx.repo;
       deleteReleaseAsset(ctx.env, releaseAssetFromPath(ctx.env, releaseFromPath(ctx.env, rc, ctx.params.id), ctx.params.attachment_id));
       return reply.noContent();
     },

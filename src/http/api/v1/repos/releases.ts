@@ -4,7 +4,6 @@ import { RepoParams } from "../../../schemas/repo.ts";
 import { RepoWildcardParams } from "../../../schemas/branch.ts";
 import { CreateReleaseOption, EditReleaseOption, Release, ReleaseListQuery, ReleaseParams } from "../../../schemas/release.ts";
 import { toAPIRelease } from "../../../../convert/release.ts";
-import { requireReleaseReader, requireReleaseWriter } from "../../../../services/release/access.ts";
 import {
   createRelease,
   deleteRelease,
@@ -16,19 +15,21 @@ import {
   viewOf,
   type ReleaseView,
 } from "../../../../services/release/releases.ts";
-import type { Principal } from "../../../../auth/principal.ts";
 import type { Env } from "../../../../services/env.ts";
 import type { RepoContext } from "../../../../services/repo/lookup.ts";
-import { repoFromPath, wildcard } from "./context.ts";
+import { wildcard } from "./context.ts";
 
-type Base = { env: Env; principal: Principal | undefined; url: URL; params: { owner: string; repo: string } };
-
-/** The repository of the path, with Gitea's reqRepoReader(unit.TypeReleases) over every release route. */
-export function releaseRepo(ctx: Base): RepoContext {
-  const rc = repoFromPath(ctx.env, ctx.principal, ctx.url, ctx.params);
-  requireReleaseReader(rc);
-  return rc;
-}
+/** Reading releases and their assets: Gitea's reqRepoReader(unit.TypeReleases) over every release route. */
+export const releaseRead = { scope: "repository", signIn: false, repo: { read: "releases" } } as const;
+/**
+ * Changing them: reqRepoReader(Releases), reqToken, reqRepoWriter(Releases), and a repository that
+ * is not archived (423; Gitea fails later, with a 500, when it tries to create the tag).
+ */
+export const releaseWrite = {
+  scope: "repository",
+  signIn: false,
+  repo: { read: "releases", write: "releases", notArchived: true },
+} as const;
 
 /**
  * Gitea's FormOptionalBool: absent or empty is no filter; otherwise strconv.ParseBool's true
@@ -48,12 +49,12 @@ export const releaseOperations: AnyOperation[] = [
     operationId: "repoListReleases",
     tag: "repository",
     summary: "List a repo's releases",
-    access: { scope: "repository", signIn: false },
+    access: releaseRead,
     params: RepoParams,
     query: ReleaseListQuery,
     responses: { 200: v.array(Release) },
     handler: (ctx) => {
-      const rc = releaseRepo(ctx);
+      const rc = ctx.repo;
       const page = ctx.page();
       const q = { draft: optionalBool(ctx.query.draft), prerelease: optionalBool(ctx.query["pre-release"]) };
       const { items, total } = listReleases(ctx.env, rc, q, page);
@@ -66,13 +67,12 @@ export const releaseOperations: AnyOperation[] = [
     operationId: "repoCreateRelease",
     tag: "repository",
     summary: "Create a release",
-    access: { scope: "repository", signIn: false },
+    access: releaseWrite,
     params: RepoParams,
     body: CreateReleaseOption,
     responses: { 201: Release },
     handler: async (ctx) => {
-      const rc = releaseRepo(ctx);
-      const doer = requireReleaseWriter(rc, ctx.principal?.user);
+      const { repo: rc, doer } = ctx;
       const b = ctx.body;
       const view = await createRelease(ctx.env, rc, doer, {
         tagName: b.tag_name,
@@ -92,11 +92,11 @@ export const releaseOperations: AnyOperation[] = [
     operationId: "repoGetLatestRelease",
     tag: "repository",
     summary: "Gets the most recent non-prerelease, non-draft release of a repository, sorted by created_at",
-    access: { scope: "repository", signIn: false },
+    access: releaseRead,
     params: RepoParams,
     responses: { 200: Release },
     handler: (ctx) => {
-      const rc = releaseRepo(ctx);
+      const rc = ctx.repo;
       return toAPIRelease(ctx.env.settings, rc, latestRelease(ctx.env, rc));
     },
   }),
@@ -107,11 +107,11 @@ export const releaseOperations: AnyOperation[] = [
     operationId: "repoGetReleaseByTag",
     tag: "repository",
     summary: "Get a release by tag name",
-    access: { scope: "repository", signIn: false },
+    access: releaseRead,
     params: RepoWildcardParams,
     responses: { 200: Release },
     handler: (ctx) => {
-      const rc = releaseRepo(ctx);
+      const rc = ctx.repo;
       return toAPIRelease(ctx.env.settings, rc, viewOf(ctx.env, releaseByTag(ctx.env, rc, wildcard(ctx.params))));
     },
   }),
@@ -122,13 +122,12 @@ export const releaseOperations: AnyOperation[] = [
     operationId: "repoDeleteReleaseByTag",
     tag: "repository",
     summary: "Delete a release by tag name",
-    access: { scope: "repository", signIn: false },
+    access: releaseWrite,
     params: RepoWildcardParams,
     responses: { 204: null },
     handler: async (ctx) => {
-      const rc = releaseRepo(ctx);
-      requireReleaseWriter(rc, ctx.principal?.user);
-      await deleteRelease(ctx.env, rc, releaseByTag(ctx.env, rc, wildcard(ctx.params)), ctx.principal?.user);
+      const { repo: rc, doer } = ctx;
+      await deleteRelease(ctx.env, rc, releaseByTag(ctx.env, rc, wildcard(ctx.params)), doer);
       return reply.noContent();
     },
   }),
@@ -138,11 +137,11 @@ export const releaseOperations: AnyOperation[] = [
     operationId: "repoGetRelease",
     tag: "repository",
     summary: "Get a release",
-    access: { scope: "repository", signIn: false },
+    access: releaseRead,
     params: ReleaseParams,
     responses: { 200: Release },
     handler: (ctx) => {
-      const rc = releaseRepo(ctx);
+      const rc = ctx.repo;
       return toAPIRelease(ctx.env.settings, rc, viewOf(ctx.env, releaseFromPath(ctx.env, rc, ctx.params.id)));
     },
   }),
@@ -152,13 +151,12 @@ export const releaseOperations: AnyOperation[] = [
     operationId: "repoEditRelease",
     tag: "repository",
     summary: "Update a release",
-    access: { scope: "repository", signIn: false },
+    access: releaseWrite,
     params: ReleaseParams,
     body: EditReleaseOption,
     responses: { 200: Release },
     handler: async (ctx) => {
-      const rc = releaseRepo(ctx);
-      const doer = requireReleaseWriter(rc, ctx.principal?.user);
+      const { repo: rc, doer } = ctx;
       const rel = releaseFromPath(ctx.env, rc, ctx.params.id);
       const b = ctx.body;
       const view = await editRelease(ctx.env, rc, doer, rel, {
@@ -178,13 +176,12 @@ export const releaseOperations: AnyOperation[] = [
     operationId: "repoDeleteRelease",
     tag: "repository",
     summary: "Delete a release",
-    access: { scope: "repository", signIn: false },
+    access: releaseWrite,
     params: ReleaseParams,
     responses: { 204: null },
     handler: async (ctx) => {
-      const rc = releaseRepo(ctx);
-      requireReleaseWriter(rc, ctx.principal?.user);
-      await deleteRelease(ctx.env, rc, releaseFromPath(ctx.env, rc, ctx.params.id), ctx.principal?.user);
+      const { repo: rc, doer } = ctx;
+      await deleteRelease(ctx.env, rc, releaseFromPath(ctx.env, rc, ctx.params.id), doer);
       return reply.noContent();
     },
   }),

@@ -7,13 +7,12 @@ import { OrgParams } from "../../../schemas/org.ts";
 import { deleteRepo } from "../../../../services/repo/delete.ts";
 import { editRepo } from "../../../../services/repo/edit.ts";
 import { resolveRepoById } from "../../../../services/repo/lookup.ts";
-import { requireUser } from "../../../../services/user/account.ts";
 import { Forbidden, NotFound, Unauthorized } from "../../../../lib/errors.ts";
 import type { Env } from "../../../../services/env.ts";
 import type { Principal } from "../../../../auth/principal.ts";
 import type { UserRow } from "../../../../db/schema/index.ts";
-import { repoFromPath, repoJson } from "./context.ts";
-import { requireRepoStaysInReach } from "../../../../services/access/permission.ts";
+import { repoJson } from "./context.ts";
+import { requireRepoStaysInReach, type Doer } from "../../../../services/access/permission.ts";
 
 type CreateBody = v.InferOutput<typeof CreateRepoOption>;
 
@@ -36,11 +35,14 @@ function createInput(owner: UserRow, doer: UserRow, body: CreateBody): CreateRep
   };
 }
 
-async function createAndRender(env: Env, principal: Principal | undefined, owner: UserRow, body: CreateBody) {
-  const repo = await createRepo(env, createInput(owner, principal!.user, body));
-  const rc = resolveRepoById(env, principal!.user, repo.id);
-  return reply.created(repoJson(env, rc, principal));
+async function createAndRender(env: Env, doer: Doer, owner: UserRow, body: CreateBody) {
+  const repo = await createRepo(env, createInput(owner, doer, body));
+  const rc = resolveRepoById(env, doer, repo.id);
+  return reply.created(repoJson(env, rc, doer));
 }
+
+/** Changing a repository's properties: Gitea's reqToken then reqAdmin, after the repository was found (so private ones stay 404). */
+const admin = { scope: "repository", signIn: false, repo: { admin: true } } as const;
 
 export const repoOperations = [
   operation({
@@ -52,7 +54,7 @@ export const repoOperations = [
     access: { scope: ["user", "repository"], signIn: true },
     body: CreateRepoOption,
     responses: { 201: Repository },
-    handler: ({ env, principal, body }) => createAndRender(env, principal, principal!.user, body),
+    handler: ({ env, doer, body }) => createAndRender(env, doer, doer, body),
   }),
   operation({
     method: "POST",
@@ -60,11 +62,12 @@ export const repoOperations = [
     operationId: "adminCreateRepo",
     tag: "admin",
     summary: "Create a repository on behalf of a user",
-    access: { scope: "admin", signIn: "admin" },
+    // The site admin creates it for an individual (an organization is Gitea's 404).
+    access: { scope: "admin", signIn: "admin", user: { kind: "user" } },
     params: UsernameParams,
     body: CreateRepoOption,
     responses: { 201: Repository },
-    handler: ({ env, principal, params, body }) => createAndRender(env, principal, requireUser(env, params.username), body),
+    handler: ({ env, doer, user, body }) => createAndRender(env, doer, user, body),
   }),
   ...(["createOrgRepo", "createOrgRepoDeprecated"] as const).map((operationId) =>
     operation({
@@ -77,9 +80,11 @@ export const repoOperations = [
       params: OrgParams,
       body: CreateRepoOption,
       responses: { 201: Repository },
-      handler: ({ env, principal, params, body }) => {
-        const org = orgForRepoCreation(env, principal!.user, params.org, operationId === "createOrgRepoDeprecated");
-        return createAndRender(env, principal, org, body);
+      // The organization is looked up by CreateOrgRepo itself, with its own words (a 422 on the
+      // deprecated route): a rule of repository creation, not the declaration's `org`.
+      handler: ({ env, doer, params, body }) => {
+        const org = orgForRepoCreation(env, doer, params.org, operationId === "createOrgRepoDeprecated");
+        return createAndRender(env, doer, org, body);
       },
     }),
   ),
@@ -89,10 +94,11 @@ export const repoOperations = [
     operationId: "repoGet",
     tag: "repository",
     summary: "Get a repository",
-    access: { scope: "repository", signIn: false },
+    // Gitea's reqAnyRepoReader: the lookup already hides a repository the doer may not see.
+    access: { scope: "repository", signIn: false, repo: {} },
     params: RepoParams,
     responses: { 200: Repository },
-    handler: ({ env, principal, params, url }) => repoJson(env, repoFromPath(env, principal, url, params), principal),
+    handler: ({ env, repo: rc, doer }) => repoJson(env, rc, doer),
   }),
   operation({
     method: "PATCH",
@@ -100,16 +106,14 @@ export const repoOperations = [
     operationId: "repoEdit",
     tag: "repository",
     summary: "Edit a repository's properties. Only fields that are set will be changed.",
-    access: { scope: "repository", signIn: false },
+    access: admin,
     params: RepoParams,
     body: EditRepoOption,
     responses: { 200: Repository },
-    handler: async ({ env, principal, params, body, url }) => {
-      const rc = repoFromPath(env, principal, url, params);
-      requireRepoAdmin(principal, rc.perm.isAdmin());
-      requireRepoStaysInReach(principal?.user, { isPrivate: body.private ?? rc.repo.isPrivate }, rc.owner);
+    handler: async ({ env, repo: rc, doer, body }) => {
+      requireRepoStaysInReach(doer, { isPrivate: body.private ?? rc.repo.isPrivate }, rc.owner);
       await editRepo(env, rc, body);
-      return repoJson(env, resolveRepoById(env, principal!.user, rc.repo.id), principal);
+      return repoJson(env, resolveRepoById(env, doer, rc.repo.id), doer);
     },
   }),
   operation({
@@ -118,14 +122,12 @@ export const repoOperations = [
     operationId: "repoDelete",
     tag: "repository",
     summary: "Delete a repository",
-    access: { scope: "repository", signIn: false },
+    // Gitea's reqToken then reqOwner.
+    access: { scope: "repository", signIn: false, repo: { owner: true } },
     params: RepoParams,
     responses: { 204: null },
-    handler: ({ env, principal, params, url }) => {
-      const rc = repoFromPath(env, principal, url, params);
-      if (!principal) throw new Unauthorized("token is required");
-      if (!rc.perm.isOwner()) throw new Forbidden("user should be the owner of the repo");
-      deleteRepo(env, rc.owner, rc.repo, principal.user);
+    handler: ({ env, repo: rc, doer }) => {
+      deleteRepo(env, rc.owner, rc.repo, doer);
       return reply.noContent();
     },
   }),
@@ -138,10 +140,10 @@ export const repoOperations = [
     access: { scope: "repository", signIn: true },
     params: v.object({ id: v.string() }),
     responses: { 200: Repository },
-    handler: ({ env, principal, params }) => {
+    handler: ({ env, doer, params }) => {
       // Gitea parses the id leniently: anything that is not a number finds nothing.
       if (!/^\d{1,15}$/.test(params.id)) throw new NotFound();
-      return repoJson(env, resolveRepoById(env, principal!.user, Number(params.id)), principal);
+      return repoJson(env, resolveRepoById(env, doer, Number(params.id)), doer);
     },
   }),
 ];

@@ -12,14 +12,12 @@ import {
   requireStarsEnabled,
   starRepo,
   unstarRepo,
-  userForListing,
 } from "../../../../services/repo/stars.ts";
 import { withContext } from "../../../../services/repo/list.ts";
 import { topicsOfRepos } from "../../../../services/repo/topics.ts";
 import { NotFound } from "../../../../lib/errors.ts";
 import type { RepoRow, UserRow } from "../../../../db/schema/index.ts";
 import type { Env } from "../../../../services/env.ts";
-import type { Principal } from "../../../../auth/principal.ts";
 import { repoFromPath } from "./context.ts";
 import { totalOnly } from "./collaborators.ts";
 
@@ -29,10 +27,15 @@ export function reposAsSeenBy(env: Env, user: UserRow, rows: RepoRow[]) {
   return withContext(env, user, rows).map((rc) => toAPIRepo(env.settings, { ...rc, topics: topics.get(rc.repo.id) ?? [] }));
 }
 
-/** The `{username}` of /users/{username}/starred|subscriptions (see userForListing). */
-export function listedUser(env: Env, principal: Principal | undefined, username: string): UserRow {
-  return userForListing(env, principal?.user, username);
-}
+/** The `{username}` of /users/{username}/starred|subscriptions: an individual the doer may see (Gitea's UserAssignmentAPI). */
+export const listedUser = { kind: "user", visible: true } as const;
+
+/**
+ * Gitea checks reqStarsEnabled on /user/starred before repoAssignment, so with stars disabled even
+ * a repository that does not exist is a 403: a declared repository would be looked up first, so
+ * these look it up themselves.
+ */
+const ownStar = { scope: ["user", "repository"], signIn: true } as const;
 
 export const starOperations: AnyOperation[] = [
   operation({
@@ -41,15 +44,15 @@ export const starOperations: AnyOperation[] = [
     operationId: "repoListStargazers",
     tag: "repository",
     summary: "List a repo's stargazers",
-    access: { scope: "repository", signIn: false },
+    // Gitea's reqStarsEnabled, after the repository was found.
+    access: { scope: "repository", signIn: false, repo: {} },
     params: RepoParams,
     query: PageQuery,
     responses: { 200: v.array(User) },
     handler: (ctx) => {
-      const rc = repoFromPath(ctx.env, ctx.principal, ctx.url, ctx.params);
       requireStarsEnabled(ctx.env);
-      const { rows, total } = listStargazers(ctx.env, rc.repo, ctx.page());
-      return totalOnly(rows.map((u) => toAPIUser(ctx.env.settings, u, ctx.principal?.user)), total);
+      const { rows, total } = listStargazers(ctx.env, ctx.repo.repo, ctx.page());
+      return totalOnly(rows.map((u) => toAPIUser(ctx.env.settings, u, ctx.doer)), total);
     },
   }),
   operation({
@@ -63,7 +66,7 @@ export const starOperations: AnyOperation[] = [
     responses: { 200: v.array(Repository) },
     handler: (ctx) => {
       requireStarsEnabled(ctx.env);
-      const doer = ctx.principal!.user;
+      const { doer } = ctx;
       const { rows, total } = listStarredRepos(ctx.env, doer, doer, ctx.page());
       return totalOnly(reposAsSeenBy(ctx.env, doer, rows), total);
     },
@@ -74,13 +77,13 @@ export const starOperations: AnyOperation[] = [
     operationId: "userCurrentCheckStarring",
     tag: "user",
     summary: "Whether the authenticated is starring the repo",
-    access: { scope: ["user", "repository"], signIn: true },
+    access: ownStar,
     params: RepoParams,
     responses: { 204: null },
-    handler: ({ env, principal, url, params }) => {
+    handler: ({ env, principal, doer, url, params }) => {
       requireStarsEnabled(env);
       const rc = repoFromPath(env, principal, url, params);
-      if (!isStarring(env, principal!.user, rc.repo)) throw new NotFound();
+      if (!isStarring(env, doer, rc.repo)) throw new NotFound();
       return reply.noContent();
     },
   }),
@@ -90,13 +93,13 @@ export const starOperations: AnyOperation[] = [
     operationId: "userCurrentPutStar",
     tag: "user",
     summary: "Star the given repo",
-    access: { scope: ["user", "repository"], signIn: true },
+    access: ownStar,
     params: RepoParams,
     responses: { 204: null },
-    handler: ({ env, principal, url, params }) => {
+    handler: ({ env, principal, doer, url, params }) => {
       requireStarsEnabled(env);
       const rc = repoFromPath(env, principal, url, params);
-      starRepo(env, principal!.user, rc.repo);
+      starRepo(env, doer, rc.repo);
       return reply.noContent();
     },
   }),
@@ -106,13 +109,13 @@ export const starOperations: AnyOperation[] = [
     operationId: "userCurrentDeleteStar",
     tag: "user",
     summary: "Unstar the given repo",
-    access: { scope: ["user", "repository"], signIn: true },
+    access: ownStar,
     params: RepoParams,
     responses: { 204: null },
-    handler: ({ env, principal, url, params }) => {
+    handler: ({ env, principal, doer, url, params }) => {
       requireStarsEnabled(env);
       const rc = repoFromPath(env, principal, url, params);
-      unstarRepo(env, principal!.user, rc.repo);
+      unstarRepo(env, doer, rc.repo);
       return reply.noContent();
     },
   }),
@@ -122,15 +125,14 @@ export const starOperations: AnyOperation[] = [
     operationId: "userListStarred",
     tag: "user",
     summary: "The repos that the given user has starred",
-    access: { scope: "user", signIn: true },
+    access: { scope: "user", signIn: true, user: listedUser },
     params: UsernameParams,
     query: PageQuery,
     responses: { 200: v.array(Repository) },
     handler: (ctx) => {
-      const user = listedUser(ctx.env, ctx.principal, ctx.params.username);
       requireStarsEnabled(ctx.env);
-      const { rows, total } = listStarredRepos(ctx.env, user, ctx.principal!.user, ctx.page());
-      return totalOnly(reposAsSeenBy(ctx.env, user, rows), total);
+      const { rows, total } = listStarredRepos(ctx.env, ctx.user, ctx.doer, ctx.page());
+      return totalOnly(reposAsSeenBy(ctx.env, ctx.user, rows), total);
     },
   }),
 ];

@@ -13,16 +13,21 @@ import { combinedState } from "../../../../services/status/combine.ts";
 import { repoTopics, type RepoContext } from "../../../../services/repo/lookup.ts";
 import type { CommitStatusRow } from "../../../../db/schema/index.ts";
 import type { Env } from "../../../../services/env.ts";
-import { Forbidden } from "../../../../lib/errors.ts";
 import { toAPICombinedStatus, toAPICommitStatus } from "../../../../convert/status.ts";
-import { codeRepo } from "./context.ts";
-import { requireToken } from "./collaborators.ts";
 
 function statusJson(env: Env, rc: RepoContext, rows: CommitStatusRow[]) {
   const creators = statusCreators(env, rows);
   const view = { ...rc, topics: repoTopics(env, rc.repo.id) };
   return rows.map((r) => toAPICommitStatus(env.settings, view, r, creators.get(r.creatorId)));
 }
+
+/** Reading statuses: Gitea's reqRepoReader(Code) over /statuses and /commits. */
+const read = { scope: "repository", signIn: false, repo: { read: "code" } } as const;
+/**
+ * Posting one: reqRepoReader(Code), reqToken, reqRepoWriter(Code); statuses may still be posted
+ * to an archived repository (no mustNotBeArchived).
+ */
+const write = { scope: "repository", signIn: false, repo: { read: "code", write: "code" } } as const;
 
 export const statusOperations: AnyOperation[] = [
   operation({
@@ -31,16 +36,12 @@ export const statusOperations: AnyOperation[] = [
     operationId: "repoCreateStatus",
     tag: "repository",
     summary: "Create a commit status",
-    access: { scope: "repository", signIn: false },
+    access: write,
     params: ShaParams,
     body: CreateStatusOption,
     responses: { 201: CommitStatus },
-    handler: async ({ env, principal, params, url, body }) => {
-      const rc = codeRepo(env, principal, url, params);
-      // Gitea's reqToken then reqRepoWriter(Code); statuses may still be posted to an archived repository.
-      requireToken(principal);
-      if (!rc.perm.canWrite("code")) throw new Forbidden("user should have a permission to write to a repo");
-      const row = await createCommitStatus(env, rc, principal.user, params.sha, {
+    handler: async ({ env, repo: rc, doer, params, body }) => {
+      const row = await createCommitStatus(env, rc, doer, params.sha, {
         state: body.state,
         targetUrl: body.target_url ?? undefined,
         description: body.description ?? undefined,
@@ -55,12 +56,11 @@ export const statusOperations: AnyOperation[] = [
     operationId: "repoListStatuses",
     tag: "repository",
     summary: "Get a commit's statuses",
-    access: { scope: "repository", signIn: false },
+    access: read,
     params: ShaParams,
     query: StatusListQuery,
     responses: { 200: v.array(CommitStatus) },
-    handler: async ({ env, principal, params, url, query, page, list }) => {
-      const rc = codeRepo(env, principal, url, params);
+    handler: async ({ env, repo: rc, params, query, page, list }) => {
       const p = page();
       const { rows, total } = listStatusesOfSha(env, rc, params.sha, query, p);
       return list(statusJson(env, rc, rows), total, p);
@@ -72,12 +72,11 @@ export const statusOperations: AnyOperation[] = [
     operationId: "repoListStatusesByRef",
     tag: "repository",
     summary: "Get a commit's statuses, by branch/tag/commit reference",
-    access: { scope: "repository", signIn: false },
+    access: read,
     params: RefParams,
     query: StatusListQuery,
     responses: { 200: v.array(CommitStatus) },
-    handler: async ({ env, principal, params, url, query, page, list }) => {
-      const rc = codeRepo(env, principal, url, params);
+    handler: async ({ env, repo: rc, params, query, page, list }) => {
       const p = page();
       const { rows, total } = await listStatusesOfRef(env, rc, params.ref, query, p);
       return list(statusJson(env, rc, rows), total, p);
@@ -89,12 +88,11 @@ export const statusOperations: AnyOperation[] = [
     operationId: "repoGetCombinedStatusByRef",
     tag: "repository",
     summary: "Get a commit's combined status, by branch/tag/commit reference",
-    access: { scope: "repository", signIn: false },
+    access: read,
     params: RefParams,
     query: PageQuery,
     responses: { 200: CombinedStatus },
-    handler: async ({ env, principal, params, url, page }) => {
-      const rc = codeRepo(env, principal, url, params);
+    handler: async ({ env, repo: rc, params, page }) => {
       const { sha, rows, total } = await combinedStatusOfRef(env, rc, params.ref, page());
       const view = { ...rc, topics: repoTopics(env, rc.repo.id) };
       const json = toAPICombinedStatus(env.settings, view, sha, combinedState(rows), rows, statusCreators(env, rows));

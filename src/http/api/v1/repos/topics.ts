@@ -12,12 +12,22 @@ import {
   type TopicProblem,
 } from "../../../../services/repo/topics.ts";
 import { toRFC3339 } from "../../../../lib/time.ts";
-import { repoFromPath } from "./context.ts";
-import { requireRepoAdmin } from "./repo.ts";
-import { requireToken, totalHeaders } from "./collaborators.ts";
+import { totalHeaders } from "./collaborators.ts";
 import { Forbidden } from "../../../../lib/errors.ts";
 
 const NOT_ADMIN = "user should be an owner or a collaborator with admin write of a repository";
+
+/** Listing them: Gitea's reqAnyRepoReader (the lookup already hides a repository the doer may not see). */
+const read = { scope: "repository", signIn: false, repo: {} } as const;
+/** Replacing them all: reqToken, then reqAdmin. */
+const replace = { scope: "repository", signIn: false, repo: { admin: true } } as const;
+/**
+ * Adding or removing one: Gitea checks reqAdmin on the {topic} group before reqToken on the route,
+ * so an anonymous caller gets the 403, not a 401. A declared `admin` asks for the doer first, so
+ * these declare the repository alone and ask reqAdmin in the handler; only a signed-in doer can
+ * be an administrator, so the reqToken after it never refuses.
+ */
+const single = read;
 
 /** Gitea answers refused topics with its own 422 body: `invalidTopics` and `message`, no `url`. */
 function outcome(problem: TopicProblem | undefined): Reply {
@@ -31,13 +41,12 @@ export const topicOperations: AnyOperation[] = [
     operationId: "repoListTopics",
     tag: "repository",
     summary: "Get list of topics that a repository has",
-    access: { scope: "repository", signIn: false },
+    access: read,
     params: RepoParams,
     query: PageQuery,
     responses: { 200: TopicName },
     handler: (ctx) => {
-      const rc = repoFromPath(ctx.env, ctx.principal, ctx.url, ctx.params);
-      const { names, total } = listRepoTopics(ctx.env, rc.repo.id, ctx.page());
+      const { names, total } = listRepoTopics(ctx.env, ctx.repo.repo.id, ctx.page());
       return new Reply(200, { topics: names }, totalHeaders(total));
     },
   }),
@@ -47,15 +56,11 @@ export const topicOperations: AnyOperation[] = [
     operationId: "repoUpdateTopics",
     tag: "repository",
     summary: "Replace list of topics for a repository",
-    access: { scope: "repository", signIn: false },
+    access: replace,
     params: RepoParams,
     body: RepoTopicOptions,
     responses: { 204: null, 422: InvalidTopicsError },
-    handler: (ctx) => {
-      const rc = repoFromPath(ctx.env, ctx.principal, ctx.url, ctx.params);
-      requireRepoAdmin(ctx.principal, rc.perm.isAdmin());
-      return outcome(replaceRepoTopics(ctx.env, rc.repo.id, ctx.body.topics ?? []));
-    },
+    handler: (ctx) => outcome(replaceRepoTopics(ctx.env, ctx.repo.repo.id, ctx.body.topics ?? [])),
   }),
   operation({
     method: "PUT",
@@ -63,14 +68,11 @@ export const topicOperations: AnyOperation[] = [
     operationId: "repoAddTopic",
     tag: "repository",
     summary: "Add a topic to a repository",
-    access: { scope: "repository", signIn: false },
+    access: single,
     params: TopicParams,
     responses: { 204: null, 422: InvalidTopicsError },
-    handler: ({ env, principal, url, params }) => {
-      const rc = repoFromPath(env, principal, url, params);
-      // Gitea checks reqAdmin on the {topic} group before reqToken on the route.
+    handler: ({ env, repo: rc, params }) => {
       if (!rc.perm.isAdmin()) throw new Forbidden(NOT_ADMIN);
-      requireToken(principal);
       return outcome(addRepoTopic(env, rc.repo.id, params.topic));
     },
   }),
@@ -80,13 +82,11 @@ export const topicOperations: AnyOperation[] = [
     operationId: "repoDeleteTopic",
     tag: "repository",
     summary: "Delete a topic from a repository",
-    access: { scope: "repository", signIn: false },
+    access: single,
     params: TopicParams,
     responses: { 204: null, 404: null, 422: InvalidTopicsError },
-    handler: ({ env, principal, url, params }) => {
-      const rc = repoFromPath(env, principal, url, params);
+    handler: ({ env, repo: rc, params }) => {
       if (!rc.perm.isAdmin()) throw new Forbidden(NOT_ADMIN);
-      requireToken(principal);
       return outcome(removeRepoTopic(env, rc.repo.id, params.topic));
     },
   }),

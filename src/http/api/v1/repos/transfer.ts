@@ -2,7 +2,7 @@ import { operation, Reply, type AnyOperation } from "../../../route.ts";
 import { RepoParams, Repository } from "../../../schemas/repo.ts";
 import { TransferRepoOption } from "../../../schemas/repo-social.ts";
 import { toAPIUser } from "../../../../convert/user.ts";
-import type { RepoPermission } from "../../../../services/access/permission.ts";
+import type { Doer, RepoPermission } from "../../../../services/access/permission.ts";
 import {
   acceptTransfer,
   pendingTransferOf,
@@ -11,18 +11,15 @@ import {
   transferAnswerPermission,
   type TransferOutcome,
 } from "../../../../services/repo/transfer.ts";
-import { Forbidden } from "../../../../lib/errors.ts";
 import type { Env } from "../../../../services/env.ts";
-import type { Principal } from "../../../../auth/principal.ts";
-import { repoFromPath, repoJson } from "./context.ts";
-import { requireToken } from "./collaborators.ts";
+import { repoJson } from "./context.ts";
 
 /**
  * Repository JSON after a transfer step, with `repo_transfer` while one is pending (Gitea shows the
  * doer and recipient as an anonymous caller would see them, and the teams, none without organizations).
  */
-function transferJson(env: Env, principal: Principal, out: TransferOutcome, perm: RepoPermission) {
-  const json: Record<string, unknown> = repoJson(env, { repo: out.repo, owner: out.owner, perm }, principal);
+function transferJson(env: Env, doer: Doer, out: TransferOutcome, perm: RepoPermission) {
+  const json: Record<string, unknown> = repoJson(env, { repo: out.repo, owner: out.owner, perm }, doer);
   const pending = pendingTransferOf(env, out.repo.id);
   // (Once toAPIRepo renders repo_transfer itself, this only fills it in where it is missing.)
   if (pending && json.repo_transfer === undefined) {
@@ -35,6 +32,12 @@ function transferJson(env: Env, principal: Principal, out: TransferOutcome, perm
   return json;
 }
 
+/**
+ * Answering a transfer: Gitea's reqToken after the repository was found; whether the doer is the
+ * recipient is the transfer service's rule.
+ */
+const answer = { scope: "repository", signIn: false, repo: { doer: true } } as const;
+
 export const transferOperations: AnyOperation[] = [
   operation({
     method: "POST",
@@ -42,18 +45,16 @@ export const transferOperations: AnyOperation[] = [
     operationId: "repoTransfer",
     tag: "repository",
     summary: "Transfer a repo ownership",
-    access: { scope: "repository", signIn: false },
+    // Gitea's reqToken then reqOwner.
+    access: { scope: "repository", signIn: false, repo: { owner: true } },
     params: RepoParams,
     body: TransferRepoOption,
     responses: { 201: Repository, 202: Repository },
     handler: (ctx) => {
-      const { env, principal } = ctx;
-      const rc = repoFromPath(env, principal, ctx.url, ctx.params);
-      requireToken(principal);
-      if (!rc.perm.isOwner()) throw new Forbidden("user should be the owner of the repo");
+      const { env, repo: rc, doer } = ctx;
       const body = ctx.body;
-      const out = startTransfer(env, principal.user, rc, body.new_owner ?? "", body.team_ids ?? undefined);
-      return new Reply(out.pending ? 201 : 202, transferJson(env, principal, out, transferAnswerPermission(out.repo)));
+      const out = startTransfer(env, doer, rc, body.new_owner ?? "", body.team_ids ?? undefined);
+      return new Reply(out.pending ? 201 : 202, transferJson(env, doer, out, transferAnswerPermission(out.repo)));
     },
   }),
   operation({
@@ -62,15 +63,13 @@ export const transferOperations: AnyOperation[] = [
     operationId: "acceptRepoTransfer",
     tag: "repository",
     summary: "Accept a repo transfer",
-    access: { scope: "repository", signIn: false },
+    access: answer,
     params: RepoParams,
     responses: { 202: Repository },
-    handler: ({ env, principal, url, params }) => {
-      const rc = repoFromPath(env, principal, url, params);
-      requireToken(principal);
-      const out = acceptTransfer(env, principal.user, rc);
+    handler: ({ env, repo: rc, doer }) => {
+      const out = acceptTransfer(env, doer, rc);
       // As Gitea: the permission the caller had before accepting.
-      return new Reply(202, transferJson(env, principal, out, rc.perm.withRepo(out.repo)));
+      return new Reply(202, transferJson(env, doer, out, rc.perm.withRepo(out.repo)));
     },
   }),
   operation({
@@ -79,14 +78,12 @@ export const transferOperations: AnyOperation[] = [
     operationId: "rejectRepoTransfer",
     tag: "repository",
     summary: "Reject a repo transfer",
-    access: { scope: "repository", signIn: false },
+    access: answer,
     params: RepoParams,
     responses: { 200: Repository },
-    handler: ({ env, principal, url, params }) => {
-      const rc = repoFromPath(env, principal, url, params);
-      requireToken(principal);
-      const out = rejectTransfer(env, principal.user, rc);
-      return transferJson(env, principal, out, rc.perm);
+    handler: ({ env, repo: rc, doer }) => {
+      const out = rejectTransfer(env, doer, rc);
+      return transferJson(env, doer, out, rc.perm);
     },
   }),
 ];

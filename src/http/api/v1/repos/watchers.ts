@@ -11,8 +11,7 @@ import { NotFound } from "../../../../lib/errors.ts";
 import { toRFC3339 } from "../../../../lib/time.ts";
 import type { Env } from "../../../../services/env.ts";
 import type { RepoContext } from "../../../../services/repo/lookup.ts";
-import { repoFromPath } from "./context.ts";
-import { requireToken, totalOnly } from "./collaborators.ts";
+import { totalOnly } from "./collaborators.ts";
 import { listedUser, reposAsSeenBy } from "./stars.ts";
 
 /** Gitea's WatchInfo: `created_at` is the repository's creation time, not the watch's. */
@@ -28,6 +27,9 @@ function watchInfo(env: Env, rc: RepoContext) {
   };
 }
 
+/** Watching: Gitea's reqToken, after the repository was found. */
+const subscription = { scope: "repository", signIn: false, repo: { doer: true } } as const;
+
 export const watchOperations: AnyOperation[] = [
   operation({
     method: "GET",
@@ -35,14 +37,13 @@ export const watchOperations: AnyOperation[] = [
     operationId: "repoListSubscribers",
     tag: "repository",
     summary: "List a repo's watchers",
-    access: { scope: "repository", signIn: false },
+    access: { scope: "repository", signIn: false, repo: {} },
     params: RepoParams,
     query: PageQuery,
     responses: { 200: v.array(User) },
     handler: (ctx) => {
-      const rc = repoFromPath(ctx.env, ctx.principal, ctx.url, ctx.params);
-      const { rows, total } = listWatchers(ctx.env, rc.repo, ctx.page());
-      return totalOnly(rows.map((u) => toAPIUser(ctx.env.settings, u, ctx.principal?.user)), total);
+      const { rows, total } = listWatchers(ctx.env, ctx.repo.repo, ctx.page());
+      return totalOnly(rows.map((u) => toAPIUser(ctx.env.settings, u, ctx.doer)), total);
     },
   }),
   operation({
@@ -51,13 +52,11 @@ export const watchOperations: AnyOperation[] = [
     operationId: "userCurrentCheckSubscription",
     tag: "repository",
     summary: "Check if the current user is watching a repo",
-    access: { scope: "repository", signIn: false },
+    access: subscription,
     params: RepoParams,
     responses: { 200: WatchInfo },
-    handler: ({ env, principal, url, params }) => {
-      const rc = repoFromPath(env, principal, url, params);
-      requireToken(principal);
-      if (!isWatching(env, principal.user, rc.repo)) throw new NotFound();
+    handler: ({ env, repo: rc, doer }) => {
+      if (!isWatching(env, doer, rc.repo)) throw new NotFound();
       return watchInfo(env, rc);
     },
   }),
@@ -67,13 +66,11 @@ export const watchOperations: AnyOperation[] = [
     operationId: "userCurrentPutSubscription",
     tag: "repository",
     summary: "Watch a repo",
-    access: { scope: "repository", signIn: false },
+    access: subscription,
     params: RepoParams,
     responses: { 200: WatchInfo },
-    handler: ({ env, principal, url, params }) => {
-      const rc = repoFromPath(env, principal, url, params);
-      requireToken(principal);
-      watchRepo(env, principal.user.id, rc.repo.id);
+    handler: ({ env, repo: rc, doer }) => {
+      watchRepo(env, doer.id, rc.repo.id);
       return watchInfo(env, rc);
     },
   }),
@@ -83,13 +80,11 @@ export const watchOperations: AnyOperation[] = [
     operationId: "userCurrentDeleteSubscription",
     tag: "repository",
     summary: "Unwatch a repo",
-    access: { scope: "repository", signIn: false },
+    access: subscription,
     params: RepoParams,
     responses: { 204: null },
-    handler: ({ env, principal, url, params }) => {
-      const rc = repoFromPath(env, principal, url, params);
-      requireToken(principal);
-      unwatchRepo(env, principal.user.id, rc.repo.id);
+    handler: ({ env, repo: rc, doer }) => {
+      unwatchRepo(env, doer.id, rc.repo.id);
       return reply.noContent();
     },
   }),
@@ -103,7 +98,7 @@ export const watchOperations: AnyOperation[] = [
     query: PageQuery,
     responses: { 200: v.array(Repository) },
     handler: (ctx) => {
-      const doer = ctx.principal!.user;
+      const { doer } = ctx;
       const { rows, total } = listWatchedRepos(ctx.env, doer, doer, ctx.page());
       return totalOnly(reposAsSeenBy(ctx.env, doer, rows), total);
     },
@@ -114,14 +109,13 @@ export const watchOperations: AnyOperation[] = [
     operationId: "userListSubscriptions",
     tag: "user",
     summary: "List the repositories watched by a user",
-    access: { scope: "user", signIn: true },
+    access: { scope: "user", signIn: true, user: listedUser },
     params: UsernameParams,
     query: PageQuery,
     responses: { 200: v.array(Repository) },
     handler: (ctx) => {
-      const user = listedUser(ctx.env, ctx.principal, ctx.params.username);
-      const { rows, total } = listWatchedRepos(ctx.env, user, ctx.principal!.user, ctx.page());
-      return totalOnly(reposAsSeenBy(ctx.env, user, rows), total);
+      const { rows, total } = listWatchedRepos(ctx.env, ctx.user, ctx.doer, ctx.page());
+      return totalOnly(reposAsSeenBy(ctx.env, ctx.user, rows), total);
     },
   }),
 ];
