@@ -1,7 +1,7 @@
 import type { Env } from "../env.ts";
 import type { IssueRow } from "../../db/schema/index.ts";
 import * as issues from "../../models/issue.ts";
-import { NotFound } from "../../lib/errors.ts";
+import { Forbidden, NotFound } from "../../lib/errors.ts";
 import type { RepoContext } from "../repo/lookup.ts";
 
 /** An issue or pull request of the repository as the doer may see it. */
@@ -26,6 +26,25 @@ export function issueFromPath(env: Env, rc: RepoContext, index: string): IssueCo
 /** Gitea's mustEnableIssuesOrPulls / reqRepoReader for the issue tracker as a whole. */
 export function requireTrackerReader(rc: RepoContext): void {
   if (!rc.perm.canRead("issues") && !rc.perm.canRead("pulls")) throw new NotFound();
+}
+
+/**
+ * Gitea's mustEnableIssues, where the pull requests do not count: 404 unless the issues unit is
+ * readable (repository declarations only know the tracker as a whole, or a unit's 403).
+ */
+export function requireIssuesReader(rc: RepoContext): void {
+  if (!rc.perm.canRead("issues")) throw new NotFound();
+}
+
+/**
+ * Gitea's reqRepoWriter(issues, pulls), for the tracker's labels and milestones: a writer of either
+ * unit, a repository admin or a site admin (403). A declaration names one unit to write.
+ */
+export function requireTrackerWriter(rc: RepoContext): void {
+  const { perm } = rc;
+  if (!perm.canWrite("issues") && !perm.canWrite("pulls") && !perm.isAdmin()) {
+    throw new Forbidden("user should have a permission to write to a repo");
+  }
 }
 
 /** Whether the doer may change the issue's metadata (labels, milestone, assignees, deadline): a writer of its unit. */

@@ -3,7 +3,7 @@ import { operation, reply, type AnyOperation } from "../../../route.ts";
 import { Attachment, IssueParams } from "../../../schemas/issue.ts";
 import { CommentAttachmentParams, CommentParams, EditAttachmentOptions, IssueAttachmentParams } from "../../../schemas/comment.ts";
 import { toAPIAttachment } from "../../../../convert/attachment.ts";
-import { issueFromPath, requireTrackerReader } from "../../../../services/issue/lookup.ts";
+import { issueFromPath } from "../../../../services/issue/lookup.ts";
 import { commentFromPath } from "../../../../services/issue/comments.ts";
 import {
   commentAttachmentFromPath,
@@ -23,26 +23,25 @@ import type { Env } from "../../../../services/env.ts";
 import type { RepoContext } from "../../../../services/repo/lookup.ts";
 import type { AttachmentRow, UserRow } from "../../../../db/schema/index.ts";
 import { withFormFile } from "../../../multipart.ts";
-import { repoFromPath } from "../repos/context.ts";
 import { requireToken } from "../repos/collaborators.ts";
 import { requireNotArchived } from "./issues.ts";
 
-type Base = { env: Env; principal: Principal | undefined; url: URL; params: { owner: string; repo: string } };
+/**
+ * Gitea's guards for assets, in its order: the repository, the tracker (mustEnableIssuesOrPulls),
+ * `[attachment] ENABLED` (mustEnableAttachments), then for changes reqToken and mustNotBeArchived.
+ * A declaration cannot put a setting between the tracker and sign-in, so changes declare only the
+ * tracker and ask the rest in `writable`. Reading an issue's assets declares the issue too: the
+ * tracker, the issue and the setting all answer the same 404, so their order does not show.
+ */
+const tracker = { scope: "issue", signIn: false, repo: { read: "tracker" } } as const;
+const issueAssets = { ...tracker, issue: true } as const;
 
-/** Gitea's route guards for assets, in its order: repository, tracker, `[attachment] ENABLED`. */
-function assets(ctx: Base): RepoContext {
-  const rc = repoFromPath(ctx.env, ctx.principal, ctx.url, ctx.params);
-  requireTrackerReader(rc);
+/** For changes, after the declared tracker: `[attachment] ENABLED` (404), a token (401), a repository that is not archived (423). */
+function writable(ctx: { env: Env; repo: RepoContext; principal: Principal | undefined }): UserRow {
   requireAttachmentsEnabled(ctx.env);
-  return rc;
-}
-
-/** For changes: a token (401) and a repository that is not archived (423). */
-function writable(ctx: Base): RepoContext & { doer: UserRow } {
-  const rc = assets(ctx);
   requireToken(ctx.principal);
-  requireNotArchived(rc);
-  return { ...rc, doer: ctx.principal.user };
+  requireNotArchived(ctx.repo);
+  return ctx.principal.user;
 }
 
 /** The `name` query parameter names the file; without it, the name the client sent with it. */
@@ -57,10 +56,13 @@ export const attachmentOperations: AnyOperation[] = [
     operationId: "issueListIssueAttachments",
     tag: "issue",
     summary: "List issue's attachments",
-    access: { scope: "issue", signIn: false },
+    access: issueAssets,
     params: IssueParams,
     responses: { 200: v.array(Attachment) },
-    handler: (ctx) => listIssueAttachments(ctx.env, issueFromPath(ctx.env, assets(ctx), ctx.params.index)).map(json(ctx.env)),
+    handler: ({ env, issue }) => {
+      requireAttachmentsEnabled(env);
+      return listIssueAttachments(env, issue).map(json(env));
+    },
   }),
   operation({
     method: "POST",
@@ -68,17 +70,17 @@ export const attachmentOperations: AnyOperation[] = [
     operationId: "issueCreateIssueAttachment",
     tag: "issue",
     summary: "Create an issue attachment",
-    access: { scope: "issue", signIn: false },
+    access: tracker,
     params: IssueParams,
     query: UploadQuery,
     multipartFile: "attachment",
     responses: { 201: Attachment },
     handler: async (ctx) => {
-      const rc = writable(ctx);
-      const ic = issueFromPath(ctx.env, rc, ctx.params.index);
-      requireIssueAttachmentWriter(rc.doer, ic);
+      const doer = writable(ctx);
+      const ic = issueFromPath(ctx.env, ctx.repo, ctx.params.index);
+      requireIssueAttachmentWriter(doer, ic);
       const a = await withFormFile(ctx.request, "attachment", (file) =>
-        uploadIssueAttachment(ctx.env, rc.doer, ic, { name: ctx.query.name || file.filename, chunks: file.chunks }),
+        uploadIssueAttachment(ctx.env, doer, ic, { name: ctx.query.name || file.filename, chunks: file.chunks }),
       );
       return reply.created(toAPIAttachment(ctx.env.settings, a));
     },
@@ -89,12 +91,12 @@ export const attachmentOperations: AnyOperation[] = [
     operationId: "issueGetIssueAttachment",
     tag: "issue",
     summary: "Get an issue attachment",
-    access: { scope: "issue", signIn: false },
+    access: issueAssets,
     params: IssueAttachmentParams,
     responses: { 200: Attachment },
-    handler: (ctx) => {
-      const ic = issueFromPath(ctx.env, assets(ctx), ctx.params.index);
-      return toAPIAttachment(ctx.env.settings, issueAttachmentFromPath(ctx.env, ic, ctx.params.attachment_id));
+    handler: ({ env, issue, params }) => {
+      requireAttachmentsEnabled(env);
+      return toAPIAttachment(env.settings, issueAttachmentFromPath(env, issue, params.attachment_id));
     },
   }),
   operation({
@@ -103,14 +105,14 @@ export const attachmentOperations: AnyOperation[] = [
     operationId: "issueEditIssueAttachment",
     tag: "issue",
     summary: "Edit an issue attachment",
-    access: { scope: "issue", signIn: false },
+    access: tracker,
     params: IssueAttachmentParams,
     body: EditAttachmentOptions,
     responses: { 201: Attachment },
     handler: (ctx) => {
-      const rc = writable(ctx);
-      const ic = issueFromPath(ctx.env, rc, ctx.params.index);
-      requireIssueAttachmentWriter(rc.doer, ic);
+      const doer = writable(ctx);
+      const ic = issueFromPath(ctx.env, ctx.repo, ctx.params.index);
+      requireIssueAttachmentWriter(doer, ic);
       const a = issueAttachmentFromPath(ctx.env, ic, ctx.params.attachment_id);
       // Gitea answers a rename with 201.
       return reply.created(toAPIAttachment(ctx.env.settings, renameAttachment(ctx.env, a, ctx.body.name ?? undefined)));
@@ -122,13 +124,13 @@ export const attachmentOperations: AnyOperation[] = [
     operationId: "issueDeleteIssueAttachment",
     tag: "issue",
     summary: "Delete an issue attachment",
-    access: { scope: "issue", signIn: false },
+    access: tracker,
     params: IssueAttachmentParams,
     responses: { 204: null },
     handler: (ctx) => {
-      const rc = writable(ctx);
-      const ic = issueFromPath(ctx.env, rc, ctx.params.index);
-      requireIssueAttachmentWriter(rc.doer, ic);
+      const doer = writable(ctx);
+      const ic = issueFromPath(ctx.env, ctx.repo, ctx.params.index);
+      requireIssueAttachmentWriter(doer, ic);
       deleteAttachment(ctx.env, issueAttachmentFromPath(ctx.env, ic, ctx.params.attachment_id));
       return reply.noContent();
     },
@@ -139,10 +141,13 @@ export const attachmentOperations: AnyOperation[] = [
     operationId: "issueListIssueCommentAttachments",
     tag: "issue",
     summary: "List comment's attachments",
-    access: { scope: "issue", signIn: false },
+    access: tracker,
     params: CommentParams,
     responses: { 200: v.array(Attachment) },
-    handler: (ctx) => listCommentAttachments(ctx.env, commentFromPath(ctx.env, assets(ctx), ctx.params.id)).map(json(ctx.env)),
+    handler: ({ env, repo, params }) => {
+      requireAttachmentsEnabled(env);
+      return listCommentAttachments(env, commentFromPath(env, repo, params.id)).map(json(env));
+    },
   }),
   operation({
     method: "POST",
@@ -150,17 +155,17 @@ export const attachmentOperations: AnyOperation[] = [
     operationId: "issueCreateIssueCommentAttachment",
     tag: "issue",
     summary: "Create a comment attachment",
-    access: { scope: "issue", signIn: false },
+    access: tracker,
     params: CommentParams,
     query: UploadQuery,
     multipartFile: "attachment",
     responses: { 201: Attachment },
     handler: async (ctx) => {
-      const rc = writable(ctx);
-      const cc = commentFromPath(ctx.env, rc, ctx.params.id);
-      requireCommentAttachmentWriter(rc.doer, cc);
+      const doer = writable(ctx);
+      const cc = commentFromPath(ctx.env, ctx.repo, ctx.params.id);
+      requireCommentAttachmentWriter(doer, cc);
       const a = await withFormFile(ctx.request, "attachment", (file) =>
-        uploadCommentAttachment(ctx.env, rc.doer, cc, { name: ctx.query.name || file.filename, chunks: file.chunks }),
+        uploadCommentAttachment(ctx.env, doer, cc, { name: ctx.query.name || file.filename, chunks: file.chunks }),
       );
       return reply.created(toAPIAttachment(ctx.env.settings, a));
     },
@@ -171,12 +176,13 @@ export const attachmentOperations: AnyOperation[] = [
     operationId: "issueGetIssueCommentAttachment",
     tag: "issue",
     summary: "Get a comment attachment",
-    access: { scope: "issue", signIn: false },
+    access: tracker,
     params: CommentAttachmentParams,
     responses: { 200: Attachment },
-    handler: (ctx) => {
-      const cc = commentFromPath(ctx.env, assets(ctx), ctx.params.id);
-      return toAPIAttachment(ctx.env.settings, commentAttachmentFromPath(ctx.env, cc, ctx.params.attachment_id));
+    handler: ({ env, repo, params }) => {
+      requireAttachmentsEnabled(env);
+      const cc = commentFromPath(env, repo, params.id);
+      return toAPIAttachment(env.settings, commentAttachmentFromPath(env, cc, params.attachment_id));
     },
   }),
   operation({
@@ -185,14 +191,14 @@ export const attachmentOperations: AnyOperation[] = [
     operationId: "issueEditIssueCommentAttachment",
     tag: "issue",
     summary: "Edit a comment attachment",
-    access: { scope: "issue", signIn: false },
+    access: tracker,
     params: CommentAttachmentParams,
     body: EditAttachmentOptions,
     responses: { 201: Attachment },
     handler: (ctx) => {
-      const rc = writable(ctx);
-      const cc = commentFromPath(ctx.env, rc, ctx.params.id);
-      requireCommentAttachmentWriter(rc.doer, cc);
+      const doer = writable(ctx);
+      const cc = commentFromPath(ctx.env, ctx.repo, ctx.params.id);
+      requireCommentAttachmentWriter(doer, cc);
       const a = commentAttachmentFromPath(ctx.env, cc, ctx.params.attachment_id);
       return reply.created(toAPIAttachment(ctx.env.settings, renameAttachment(ctx.env, a, ctx.body.name ?? undefined)));
     },
@@ -203,13 +209,13 @@ export const attachmentOperations: AnyOperation[] = [
     operationId: "issueDeleteIssueCommentAttachment",
     tag: "issue",
     summary: "Delete a comment attachment",
-    access: { scope: "issue", signIn: false },
+    access: tracker,
     params: CommentAttachmentParams,
     responses: { 204: null },
     handler: (ctx) => {
-      const rc = writable(ctx);
-      const cc = commentFromPath(ctx.env, rc, ctx.params.id);
-      requireCommentAttachmentWriter(rc.doer, cc);
+      const doer = writable(ctx);
+      const cc = commentFromPath(ctx.env, ctx.repo, ctx.params.id);
+      requireCommentAttachmentWriter(doer, cc);
       deleteAttachment(ctx.env, commentAttachmentFromPath(ctx.env, cc, ctx.params.attachment_id));
       return reply.noContent();
     },

@@ -14,39 +14,39 @@ import {
   listIssueComments,
   listRepoComments,
 } from "../../../../services/issue/comments.ts";
-import { issueFromPath, requireTrackerReader } from "../../../../services/issue/lookup.ts";
-import type { Principal } from "../../../../auth/principal.ts";
+import { issueFromPath } from "../../../../services/issue/lookup.ts";
 import type { Env } from "../../../../services/env.ts";
-import { repoFromPath } from "../repos/context.ts";
+import type { Doer } from "../../../../services/access/permission.ts";
+import type { RepoContext } from "../../../../services/repo/lookup.ts";
 import { requireToken, totalHeaders } from "../repos/collaborators.ts";
 import { requireNotArchived, timeQuery } from "./issues.ts";
 
+/** The repository's comments: the repository alone (its issues' units filter the list). */
+const repoList = { scope: "issue", signIn: false, repo: {} } as const;
+/** Reading: Gitea's mustEnableIssuesOrPulls on the `/issues` group. */
+const read = { scope: "issue", signIn: false, repo: { read: "tracker" } } as const;
+/** Commenting: mustEnableIssuesOrPulls, reqToken, mustNotBeArchived, then the issue. */
+const create = { scope: "issue", signIn: false, repo: { read: "tracker", doer: true, notArchived: true }, issue: true } as const;
+/** Changing a comment: mustEnableIssuesOrPulls, reqToken; whether it is the doer's is the service's business. */
+const change = { scope: "issue", signIn: false, repo: { read: "tracker", doer: true } } as const;
+
 const WindowQuery = v.object({ since: v.optional(v.string()), before: v.optional(v.string()) });
 
-/** Gitea reads `since`/`before` before anything else: a bad one is a 422 even for a missing issue. */
+/** Gitea reads `since`/`before` before the issue: a bad one is a 422 even for a missing issue. */
 function window(query: { since?: string; before?: string }) {
   return { sinceUnix: timeQuery(query.since), beforeUnix: timeQuery(query.before) };
 }
 
-type Ctx = { env: Env; principal: Principal | undefined; url: URL; params: { owner: string; repo: string; id: string } };
+type Ctx = { env: Env; repo: RepoContext; params: { id: string } };
 
 /** Gitea's editIssueComment, shared by the current and the deprecated route: 204 for a timeline event. */
-function edit(ctx: Ctx & { body: { body: string } }, checkArchived: boolean) {
-  const { env, principal, url, params } = ctx;
-  const rc = repoFromPath(env, principal, url, params);
-  requireTrackerReader(rc);
-  if (checkArchived) requireNotArchived(rc); // the deprecated route never checked
-  requireToken(principal);
-  const cc = commentFromPath(env, rc, params.id);
-  const view = editComment(env, principal.user, cc, ctx.body.body);
-  return view ? toAPIComment(env.settings, view) : reply.noContent();
+function edit(ctx: Ctx & { body: { body: string } }, doer: Doer) {
+  const view = editComment(ctx.env, doer, commentFromPath(ctx.env, ctx.repo, ctx.params.id), ctx.body.body);
+  return view ? toAPIComment(ctx.env.settings, view) : reply.noContent();
 }
 
-function remove({ env, principal, url, params }: Ctx) {
-  const rc = repoFromPath(env, principal, url, params);
-  requireTrackerReader(rc);
-  requireToken(principal);
-  deleteComment(env, principal.user, commentFromPath(env, rc, params.id));
+function remove({ env, repo, params, doer }: Ctx & { doer: Doer }) {
+  deleteComment(env, doer, commentFromPath(env, repo, params.id));
   return reply.noContent();
 }
 
@@ -57,15 +57,14 @@ export const commentOperations: AnyOperation[] = [
     operationId: "issueGetRepoComments",
     tag: "issue",
     summary: "List all comments in a repository",
-    access: { scope: "issue", signIn: false },
+    access: repoList,
     params: RepoParams,
     query: v.object({ ...WindowQuery.entries, ...PageQuery.entries }),
     responses: { 200: v.array(Comment) },
     handler: (ctx) => {
       const w = window(ctx.query);
-      const rc = repoFromPath(ctx.env, ctx.principal, ctx.url, ctx.params);
       const page = ctx.page();
-      const { views, total } = listRepoComments(ctx.env, rc, { ...w, ...page });
+      const { views, total } = listRepoComments(ctx.env, ctx.repo, { ...w, ...page });
       return ctx.list(views.map((c) => toAPIComment(ctx.env.settings, c)), total, page);
     },
   }),
@@ -75,15 +74,14 @@ export const commentOperations: AnyOperation[] = [
     operationId: "issueGetComments",
     tag: "issue",
     summary: "List all comments on an issue",
-    access: { scope: "issue", signIn: false },
+    // The issue is looked up by the handler, after the window was read.
+    access: read,
     params: IssueParams,
     query: WindowQuery,
     responses: { 200: v.array(Comment) },
     handler: (ctx) => {
       const w = window(ctx.query);
-      const rc = repoFromPath(ctx.env, ctx.principal, ctx.url, ctx.params);
-      requireTrackerReader(rc);
-      const views = listIssueComments(ctx.env, issueFromPath(ctx.env, rc, ctx.params.index), w);
+      const views = listIssueComments(ctx.env, issueFromPath(ctx.env, ctx.repo, ctx.params.index), w);
       // Gitea answers every comment at once, with the count but no Link header.
       return new Reply(200, views.map((c) => toAPIComment(ctx.env.settings, c)), totalHeaders(views.length));
     },
@@ -94,17 +92,12 @@ export const commentOperations: AnyOperation[] = [
     operationId: "issueCreateComment",
     tag: "issue",
     summary: "Add a comment to an issue",
-    access: { scope: "issue", signIn: false },
+    access: create,
     params: IssueParams,
     body: CreateIssueCommentOption,
     responses: { 201: Comment },
     handler: (ctx) => {
-      const rc = repoFromPath(ctx.env, ctx.principal, ctx.url, ctx.params);
-      requireTrackerReader(rc);
-      requireToken(ctx.principal);
-      requireNotArchived(rc);
-      const ic = issueFromPath(ctx.env, rc, ctx.params.index);
-      const view = createComment(ctx.env, ctx.principal.user, ic, ctx.body.body);
+      const view = createComment(ctx.env, ctx.doer, ctx.issue, ctx.body.body);
       return reply.created(toAPIComment(ctx.env.settings, view));
     },
   }),
@@ -114,13 +107,11 @@ export const commentOperations: AnyOperation[] = [
     operationId: "issueGetComment",
     tag: "issue",
     summary: "Get a comment",
-    access: { scope: "issue", signIn: false },
+    access: read,
     params: CommentParams,
     responses: { 200: Comment, 204: null },
-    handler: ({ env, principal, url, params }) => {
-      const rc = repoFromPath(env, principal, url, params);
-      requireTrackerReader(rc);
-      const view = getComment(env, commentFromPath(env, rc, params.id));
+    handler: ({ env, repo, params }) => {
+      const view = getComment(env, commentFromPath(env, repo, params.id));
       return view ? toAPIComment(env.settings, view) : reply.noContent();
     },
   }),
@@ -130,11 +121,17 @@ export const commentOperations: AnyOperation[] = [
     operationId: "issueEditComment",
     tag: "issue",
     summary: "Edit a comment",
-    access: { scope: "issue", signIn: false },
+    // Gitea's mustNotBeArchived comes before reqToken here, which a declaration cannot say (its
+    // archived check follows sign-in): both are asked by the handler, in that order.
+    access: read,
     params: CommentParams,
     body: EditIssueCommentOption,
     responses: { 200: Comment, 204: null },
-    handler: (ctx) => edit(ctx, true),
+    handler: (ctx) => {
+      requireNotArchived(ctx.repo);
+      requireToken(ctx.principal);
+      return edit(ctx, ctx.principal.user);
+    },
   }),
   operation({
     method: "DELETE",
@@ -142,7 +139,7 @@ export const commentOperations: AnyOperation[] = [
     operationId: "issueDeleteComment",
     tag: "issue",
     summary: "Delete a comment",
-    access: { scope: "issue", signIn: false },
+    access: change,
     params: CommentParams,
     responses: { 204: null },
     handler: remove,
@@ -153,12 +150,13 @@ export const commentOperations: AnyOperation[] = [
     operationId: "issueEditCommentDeprecated",
     tag: "issue",
     summary: "Edit a comment",
-    access: { scope: "issue", signIn: false },
+    // The index is ignored, as in Gitea: the comment id alone names the comment (and this route
+    // never checked the archived state).
+    access: change,
     params: IssueCommentParams,
     body: EditIssueCommentOption,
     responses: { 200: Comment, 204: null },
-    // The index is ignored, as in Gitea: the comment id alone names the comment.
-    handler: (ctx) => edit(ctx, false),
+    handler: (ctx) => edit(ctx, ctx.doer),
   }),
   operation({
     method: "DELETE",
@@ -166,7 +164,7 @@ export const commentOperations: AnyOperation[] = [
     operationId: "issueDeleteCommentDeprecated",
     tag: "issue",
     summary: "Delete a comment",
-    access: { scope: "issue", signIn: false },
+    access: change,
     params: IssueCommentParams,
     responses: { 204: null },
     handler: remove,

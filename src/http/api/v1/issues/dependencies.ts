@@ -13,42 +13,37 @@ import {
   removeDependency,
   type IssueInRepo,
 } from "../../../../services/issue/dependencies.ts";
-import { issueFromPath, requireTrackerReader } from "../../../../services/issue/lookup.ts";
 import { issueView } from "../../../../services/issue/view.ts";
-import type { Principal } from "../../../../auth/principal.ts";
+import type { IssueContext } from "../../../../services/issue/lookup.ts";
 import type { Env } from "../../../../services/env.ts";
+import type { Doer } from "../../../../services/access/permission.ts";
 import type { IssueRow } from "../../../../db/schema/index.ts";
-import { repoFromPath } from "../repos/context.ts";
-import { requireToken } from "../repos/collaborators.ts";
-import { requireNotArchived } from "./issues.ts";
+
+/** Listing: Gitea's mustEnableIssuesOrPulls on the `/issues` group, then the issue. */
+const read = { scope: "issue", signIn: false, repo: { read: "tracker" }, issue: true } as const;
+/** `/dependencies`: mustEnableIssuesOrPulls, reqToken, mustNotBeArchived, then the issue. */
+const depend = { scope: "issue", signIn: false, repo: { read: "tracker", doer: true, notArchived: true }, issue: true } as const;
+/** `/blocks`: the same without mustNotBeArchived, which Gitea does not ask there. */
+const block = { scope: "issue", signIn: false, repo: { read: "tracker", doer: true }, issue: true } as const;
 
 type Ctx = {
   env: Env;
-  principal: Principal | undefined;
-  url: URL;
-  params: { owner: string; repo: string; index: string };
+  issue: IssueContext;
+  doer: Doer;
   body: { index?: number | null; owner?: string | null; repo?: string | null };
 };
 
 /**
  * The two issues of a dependency change: the one in the path and the one the body names. On
- * `/dependencies` the path issue is the blocked one, on `/blocks` the blocker. Gitea checks the
- * archived state of the repository only on `/dependencies` (mustNotBeArchived).
+ * `/dependencies` the path issue is the blocked one, on `/blocks` the blocker.
  */
-function pair(ctx: Ctx, checkArchived: boolean): { path: IssueInRepo; other: IssueInRepo } {
-  const { env, principal, url, params } = ctx;
-  const rc = repoFromPath(env, principal, url, params);
-  requireTrackerReader(rc);
-  requireToken(principal);
-  if (checkArchived) requireNotArchived(rc);
-  const path = issueFromPath(env, rc, params.index);
+function pair(ctx: Ctx): { path: IssueInRepo; other: IssueInRepo } {
   const ref = { owner: ctx.body.owner ?? "", repo: ctx.body.repo ?? "", index: ctx.body.index ?? 0 };
-  const other = issueOfRef(env, principal.user, rc, ref);
-  return { path, other };
+  return { path: ctx.issue, other: issueOfRef(ctx.env, ctx.doer, ctx.issue, ref) };
 }
 
-function issueJson(env: Env, at: IssueInRepo, issue: IssueRow, principal: Principal | undefined) {
-  return toAPIIssue(env.settings, issueView(env, at.repo, at.owner, issue), principal?.user);
+function issueJson(env: Env, at: IssueInRepo, issue: IssueRow, doer: Doer | undefined) {
+  return toAPIIssue(env.settings, issueView(env, at.repo, at.owner, issue), doer);
 }
 
 export const dependencyOperations: AnyOperation[] = [
@@ -58,17 +53,14 @@ export const dependencyOperations: AnyOperation[] = [
     operationId: "issueListIssueDependencies",
     tag: "issue",
     summary: "List an issue's dependencies, i.e all issues that block this issue.",
-    access: { scope: "issue", signIn: false },
+    access: read,
     params: IssueParams,
     query: PageQuery,
     responses: { 200: v.array(Issue) },
     handler: (ctx) => {
-      const { env, principal } = ctx;
-      const rc = repoFromPath(env, principal, ctx.url, ctx.params);
-      requireTrackerReader(rc);
-      const ic = issueFromPath(env, rc, ctx.params.index);
-      const blockers = listBlockers(env, principal?.user, ic, ctx.page());
-      return blockers.map((b) => toAPIBlocker(env.settings, b, principal?.user));
+      const { env, doer } = ctx;
+      const blockers = listBlockers(env, doer, ctx.issue, ctx.page());
+      return blockers.map((b) => toAPIBlocker(env.settings, b, doer));
     },
   }),
   operation({
@@ -77,14 +69,14 @@ export const dependencyOperations: AnyOperation[] = [
     operationId: "issueCreateIssueDependencies",
     tag: "issue",
     summary: "Make the issue in the url depend on the issue in the form.",
-    access: { scope: "issue", signIn: false },
+    access: depend,
     params: IssueParams,
     body: IssueMeta,
     responses: { 201: Issue },
     handler: (ctx) => {
-      const { path, other } = pair(ctx, true);
-      const { blocked } = addDependency(ctx.env, ctx.principal!.user, path, other);
-      return new Reply(201, issueJson(ctx.env, path, blocked, ctx.principal));
+      const { path, other } = pair(ctx);
+      const { blocked } = addDependency(ctx.env, ctx.doer, path, other);
+      return new Reply(201, issueJson(ctx.env, path, blocked, ctx.doer));
     },
   }),
   operation({
@@ -93,15 +85,15 @@ export const dependencyOperations: AnyOperation[] = [
     operationId: "issueRemoveIssueDependencies",
     tag: "issue",
     summary: "Remove an issue dependency",
-    access: { scope: "issue", signIn: false },
+    access: depend,
     params: IssueParams,
     body: IssueMeta,
     // Gitea's document says 200; Gitea answers 201, as clients see.
     responses: { 201: Issue },
     handler: (ctx) => {
-      const { path, other } = pair(ctx, true);
-      const { blocked } = removeDependency(ctx.env, ctx.principal!.user, path, other);
-      return new Reply(201, issueJson(ctx.env, path, blocked, ctx.principal));
+      const { path, other } = pair(ctx);
+      const { blocked } = removeDependency(ctx.env, ctx.doer, path, other);
+      return new Reply(201, issueJson(ctx.env, path, blocked, ctx.doer));
     },
   }),
   operation({
@@ -110,17 +102,14 @@ export const dependencyOperations: AnyOperation[] = [
     operationId: "issueListBlocks",
     tag: "issue",
     summary: "List issues that are blocked by this issue",
-    access: { scope: "issue", signIn: false },
+    access: read,
     params: IssueParams,
     query: PageQuery,
     responses: { 200: v.array(Issue) },
     handler: (ctx) => {
-      const { env, principal } = ctx;
-      const rc = repoFromPath(env, principal, ctx.url, ctx.params);
-      requireTrackerReader(rc);
-      const ic = issueFromPath(env, rc, ctx.params.index);
-      const views = listBlocked(env, principal?.user, ic, ctx.page());
-      return views.map((view) => toAPIIssue(env.settings, view, principal?.user));
+      const { env, doer } = ctx;
+      const views = listBlocked(env, doer, ctx.issue, ctx.page());
+      return views.map((view) => toAPIIssue(env.settings, view, doer));
     },
   }),
   operation({
@@ -129,14 +118,14 @@ export const dependencyOperations: AnyOperation[] = [
     operationId: "issueCreateIssueBlocking",
     tag: "issue",
     summary: "Block the issue given in the body by the issue in path",
-    access: { scope: "issue", signIn: false },
+    access: block,
     params: IssueParams,
     body: IssueMeta,
     responses: { 201: Issue },
     handler: (ctx) => {
-      const { path, other } = pair(ctx, false);
-      const { blocker } = addDependency(ctx.env, ctx.principal!.user, other, path);
-      return new Reply(201, issueJson(ctx.env, path, blocker, ctx.principal));
+      const { path, other } = pair(ctx);
+      const { blocker } = addDependency(ctx.env, ctx.doer, other, path);
+      return new Reply(201, issueJson(ctx.env, path, blocker, ctx.doer));
     },
   }),
   operation({
@@ -145,15 +134,15 @@ export const dependencyOperations: AnyOperation[] = [
     operationId: "issueRemoveIssueBlocking",
     tag: "issue",
     summary: "Unblock the issue given in the body by the issue in path",
-    access: { scope: "issue", signIn: false },
+    access: block,
     params: IssueParams,
     body: IssueMeta,
     // Gitea's document says 200; Gitea answers 201.
     responses: { 201: Issue },
     handler: (ctx) => {
-      const { path, other } = pair(ctx, false);
-      const { blocker } = removeDependency(ctx.env, ctx.principal!.user, other, path);
-      return new Reply(201, issueJson(ctx.env, path, blocker, ctx.principal));
+      const { path, other } = pair(ctx);
+      const { blocker } = removeDependency(ctx.env, ctx.doer, other, path);
+      return new Reply(201, issueJson(ctx.env, path, blocker, ctx.doer));
     },
   }),
 ];

@@ -16,9 +16,18 @@ import {
 import { parseId } from "../../../../services/label/labels.ts";
 import { BadRequest, HearthError, Invalid } from "../../../../lib/errors.ts";
 import type { Env } from "../../../../services/env.ts";
-import type { Principal } from "../../../../auth/principal.ts";
-import { repoFromPath } from "../repos/context.ts";
-import { requireToken } from "../repos/collaborators.ts";
+import type { Doer } from "../../../../services/access/permission.ts";
+import type { RepoContext } from "../../../../services/repo/lookup.ts";
+
+/** Reading: the repository, then the issue (404 when its unit is not readable). */
+const read = { scope: "issue", signIn: false, repo: {}, issue: true } as const;
+/**
+ * Adding or replacing: reqToken, then the body (Gitea binds it before the handler looks the issue
+ * up, so a bad body is a 422 even for a missing issue): the handler finds the issue itself.
+ */
+const change = { scope: "issue", signIn: false, repo: { doer: true } } as const;
+/** Removing: reqToken, then the issue; a writer of its unit (known only with the issue) may. */
+const remove = { scope: "issue", signIn: false, repo: { doer: true }, issue: true } as const;
 
 function labelsJson(env: Env, ic: IssueContext) {
   return issueLabels(env, ic.issue).map((l) => toAPIRepoLabel(env.settings, l, ic.owner.name, ic.repo.name));
@@ -42,21 +51,19 @@ function labelRefs(list: unknown[]): LabelRefs {
 
 type Ctx = {
   env: Env;
-  principal: Principal | undefined;
-  url: URL;
-  params: { owner: string; repo: string; index: string };
+  repo: RepoContext;
+  doer: Doer;
+  params: { index: string };
   body: { labels?: unknown[] | null };
 };
 
 /** POST and PUT …/labels: Gitea's prepareForReplaceOrAdd, then the change; answers the issue's labels. */
-function addOrReplace(ctx: Ctx, change: LabelChange) {
-  const rc = repoFromPath(ctx.env, ctx.principal, ctx.url, ctx.params);
-  requireToken(ctx.principal);
+function addOrReplace(ctx: Ctx, how: LabelChange) {
   const list = ctx.body.labels ?? [];
-  const ic = issueFromPath(ctx.env, rc, ctx.params.index);
+  const ic = issueFromPath(ctx.env, ctx.repo, ctx.params.index);
   if (!canWriteIssue(ic)) throw new HearthError(403, "write permission is required");
   const labels = labelsOfRequest(ctx.env, ic, labelRefs(list));
-  changeIssueLabels(ctx.env, ic, ctx.principal.user, change, labels);
+  changeIssueLabels(ctx.env, ic, ctx.doer, how, labels);
   return labelsJson(ctx.env, ic);
 }
 
@@ -67,13 +74,10 @@ export const issueLabelOperations: AnyOperation[] = [
     operationId: "issueGetLabels",
     tag: "issue",
     summary: "Get an issue's labels",
-    access: { scope: "issue", signIn: false },
+    access: read,
     params: IssueParams,
     responses: { 200: v.array(Label) },
-    handler: ({ env, principal, url, params }) => {
-      const ic = issueFromPath(env, repoFromPath(env, principal, url, params), params.index);
-      return labelsJson(env, ic);
-    },
+    handler: ({ env, issue }) => labelsJson(env, issue),
   }),
   operation({
     method: "POST",
@@ -81,7 +85,7 @@ export const issueLabelOperations: AnyOperation[] = [
     operationId: "issueAddLabel",
     tag: "issue",
     summary: "Add a label to an issue",
-    access: { scope: "issue", signIn: false },
+    access: change,
     params: IssueParams,
     body: IssueLabelsOption,
     responses: { 200: v.array(Label) },
@@ -93,7 +97,7 @@ export const issueLabelOperations: AnyOperation[] = [
     operationId: "issueReplaceLabels",
     tag: "issue",
     summary: "Replace an issue's labels",
-    access: { scope: "issue", signIn: false },
+    access: change,
     params: IssueParams,
     body: IssueLabelsOption,
     responses: { 200: v.array(Label) },
@@ -105,15 +109,12 @@ export const issueLabelOperations: AnyOperation[] = [
     operationId: "issueClearLabels",
     tag: "issue",
     summary: "Remove all labels from an issue",
-    access: { scope: "issue", signIn: false },
+    access: remove,
     params: IssueParams,
     responses: { 204: null },
-    handler: ({ env, principal, url, params }) => {
-      const rc = repoFromPath(env, principal, url, params);
-      requireToken(principal);
-      const ic = issueFromPath(env, rc, params.index);
+    handler: ({ env, issue: ic, doer }) => {
       if (!canWriteIssue(ic)) throw new HearthError(403, "");
-      changeIssueLabels(env, ic, principal.user, "clear");
+      changeIssueLabels(env, ic, doer, "clear");
       return reply.noContent();
     },
   }),
@@ -123,18 +124,15 @@ export const issueLabelOperations: AnyOperation[] = [
     operationId: "issueRemoveLabel",
     tag: "issue",
     summary: "Remove a label from an issue",
-    access: { scope: "issue", signIn: false },
+    access: remove,
     params: IssueLabelParams,
     responses: { 204: null },
-    handler: ({ env, principal, url, params }) => {
-      const rc = repoFromPath(env, principal, url, params);
-      requireToken(principal);
-      const ic = issueFromPath(env, rc, params.index);
+    handler: ({ env, issue: ic, doer, params }) => {
       if (!canWriteIssue(ic)) throw new HearthError(403, "");
       const id = parseId(params.id) ?? 0;
       const label = labelForIssue(env, ic, id);
       if (!label) throw new Invalid(`label does not exist [label_id: ${id}]`);
-      removeIssueLabel(env, ic, principal.user, label);
+      removeIssueLabel(env, ic, doer, label);
       return reply.noContent();
     },
   }),

@@ -13,19 +13,17 @@ import {
 import { toAPIIssue } from "../../../../convert/issue.ts";
 import { createIssue, deleteIssue, editIssue } from "../../../../services/issue/issues.ts";
 import { listRepoIssues } from "../../../../services/issue/list.ts";
-import { issueFromPath, requireTrackerReader, canWriteIssue } from "../../../../services/issue/lookup.ts";
+import { canWriteIssue, requireIssuesReader } from "../../../../services/issue/lookup.ts";
 import { issueView, issueViews } from "../../../../services/issue/view.ts";
-import { Forbidden, HearthError, Invalid, NotFound } from "../../../../lib/errors.ts";
+import { Forbidden, HearthError, Invalid } from "../../../../lib/errors.ts";
 import { parseDateTime, toRFC3339 } from "../../../../lib/time.ts";
-import type { Principal } from "../../../../auth/principal.ts";
 import type { Env } from "../../../../services/env.ts";
+import type { Doer } from "../../../../services/access/permission.ts";
 import type { RepoContext } from "../../../../services/repo/lookup.ts";
 import type { IssueRow } from "../../../../db/schema/index.ts";
-import { repoFromPath } from "../repos/context.ts";
-import { requireToken } from "../repos/collaborators.ts";
 
-function issueJson(env: Env, rc: RepoContext, issue: IssueRow, principal: Principal | undefined) {
-  return toAPIIssue(env.settings, issueView(env, rc.repo, rc.owner, issue), principal?.user);
+function issueJson(env: Env, rc: RepoContext, issue: IssueRow, doer: Doer | undefined) {
+  return toAPIIssue(env.settings, issueView(env, rc.repo, rc.owner, issue), doer);
 }
 
 /** Gitea parses `since`/`before` as RFC 3339; anything else is a 422. */
@@ -36,10 +34,27 @@ export function timeQuery(value: string | undefined): number | undefined {
   return unix;
 }
 
-/** Writes to the tracker are refused on archived repositories, as Gitea's mustNotBeArchived (423). */
+/**
+ * Writes to the tracker are refused on archived repositories, as Gitea's mustNotBeArchived (423).
+ * Operations declare it (`notArchived: true`); this stays for the routes that check it out of the
+ * declaration's order.
+ */
 export function requireNotArchived(rc: RepoContext): void {
   if (rc.repo.isArchived) throw new HearthError(423, `${rc.owner.name}/${rc.repo.name} is archived`);
 }
+
+/** Listing: Gitea's mustEnableIssuesOrPulls on the `/issues` group. */
+const list = { scope: "issue", signIn: false, repo: { read: "tracker" } } as const;
+/** Creating: reqToken, mustNotBeArchived; the issues unit is asked afterwards (mustEnableIssues' 404). */
+const create = { scope: "issue", signIn: false, repo: { doer: true, notArchived: true } } as const;
+/** Reading one: the repository; the issue is 404 when its unit is not readable. */
+const read = { scope: "issue", signIn: false, repo: {}, issue: true } as const;
+/** Editing: reqToken, mustNotBeArchived, then the issue; who may change what is the service's business. */
+const edit = { scope: "issue", signIn: false, repo: { doer: true, notArchived: true }, issue: true } as const;
+/** Deleting: reqToken, reqAdmin, then the issue. */
+const remove = { scope: "issue", signIn: false, repo: { admin: true }, issue: true } as const;
+/** The deadline: reqToken, then the issue; a writer of its unit (known only with the issue) may set it. */
+const deadline = { scope: "issue", signIn: false, repo: { doer: true }, issue: true } as const;
 
 const IssueListQuery = v.object({
   ...PageQuery.entries,
@@ -62,14 +77,12 @@ export const issueOperations: AnyOperation[] = [
     operationId: "issueListIssues",
     tag: "issue",
     summary: "List a repository's issues",
-    access: { scope: "issue", signIn: false },
+    access: list,
     params: RepoParams,
     query: IssueListQuery,
     responses: { 200: v.array(Issue) },
     handler: (ctx) => {
-      const rc = repoFromPath(ctx.env, ctx.principal, ctx.url, ctx.params);
-      requireTrackerReader(rc);
-      const { query } = ctx;
+      const { repo: rc, query } = ctx;
       const page = ctx.page();
       const { rows, total } = listRepoIssues(ctx.env, rc, {
         state: query.state,
@@ -85,7 +98,7 @@ export const issueOperations: AnyOperation[] = [
         ...page,
       });
       const views = issueViews(ctx.env, () => ({ repo: rc.repo, owner: rc.owner }), rows);
-      return ctx.list(views.map((view) => toAPIIssue(ctx.env.settings, view, ctx.principal?.user)), total, page);
+      return ctx.list(views.map((view) => toAPIIssue(ctx.env.settings, view, ctx.doer)), total, page);
     },
   }),
   operation({
@@ -94,17 +107,16 @@ export const issueOperations: AnyOperation[] = [
     operationId: "issueCreateIssue",
     tag: "issue",
     summary: "Create an issue. If using deadline only the date will be taken into account, and time of day ignored.",
-    access: { scope: "issue", signIn: false },
+    access: create,
     params: RepoParams,
     body: CreateIssueOption,
     responses: { 201: Issue },
     handler: (ctx) => {
-      const rc = repoFromPath(ctx.env, ctx.principal, ctx.url, ctx.params);
-      requireToken(ctx.principal);
-      requireNotArchived(rc);
-      if (!rc.perm.canRead("issues")) throw new NotFound();
+      const { repo: rc, doer } = ctx;
+      // Before the body is read: a 404 answers before a 422.
+      requireIssuesReader(rc);
       const body = ctx.body;
-      const issue = createIssue(ctx.env, ctx.principal.user, rc, {
+      const issue = createIssue(ctx.env, doer, rc, {
         title: body.title,
         body: body.body ?? undefined,
         ref: body.ref ?? undefined,
@@ -115,7 +127,7 @@ export const issueOperations: AnyOperation[] = [
         closed: body.closed ?? undefined,
         deadlineUnix: body.due_date ? dayOf(body.due_date) : undefined,
       });
-      return reply.created(issueJson(ctx.env, rc, issue, ctx.principal));
+      return reply.created(issueJson(ctx.env, rc, issue, doer));
     },
   }),
   operation({
@@ -124,13 +136,10 @@ export const issueOperations: AnyOperation[] = [
     operationId: "issueGetIssue",
     tag: "issue",
     summary: "Get an issue",
-    access: { scope: "issue", signIn: false },
+    access: read,
     params: IssueParams,
     responses: { 200: Issue },
-    handler: ({ env, principal, url, params }) => {
-      const ic = issueFromPath(env, repoFromPath(env, principal, url, params), params.index);
-      return issueJson(env, ic, ic.issue, principal);
-    },
+    handler: ({ env, issue: ic, doer }) => issueJson(env, ic, ic.issue, doer),
   }),
   operation({
     method: "PATCH",
@@ -138,19 +147,16 @@ export const issueOperations: AnyOperation[] = [
     operationId: "issueEditIssue",
     tag: "issue",
     summary: "Edit an issue. If using deadline only the date will be taken into account, and time of day ignored.",
-    access: { scope: "issue", signIn: false },
+    access: edit,
     params: IssueParams,
     body: EditIssueOption,
     responses: { 201: Issue },
     handler: (ctx) => {
-      const rc = repoFromPath(ctx.env, ctx.principal, ctx.url, ctx.params);
-      requireToken(ctx.principal);
-      requireNotArchived(rc);
-      const ic = issueFromPath(ctx.env, rc, ctx.params.index);
+      const { issue: ic, doer } = ctx;
       const body = ctx.body;
       const state = body.state ?? undefined;
       if (state !== undefined && state !== "open" && state !== "closed") throw new Invalid(`unknown state: ${state}`);
-      const issue = editIssue(ctx.env, ctx.principal.user, ic, {
+      const issue = editIssue(ctx.env, doer, ic, {
         title: body.title ?? undefined,
         body: body.body ?? undefined,
         ref: body.ref ?? undefined,
@@ -162,7 +168,7 @@ export const issueOperations: AnyOperation[] = [
         unsetDueDate: body.unset_due_date ?? undefined,
       });
       // Gitea answers an edit with 201.
-      return reply.created(issueJson(ctx.env, rc, issue, ctx.principal));
+      return reply.created(issueJson(ctx.env, ic, issue, doer));
     },
   }),
   operation({
@@ -171,14 +177,11 @@ export const issueOperations: AnyOperation[] = [
     operationId: "issueDelete",
     tag: "issue",
     summary: "Delete an issue",
-    access: { scope: "issue", signIn: false },
+    access: remove,
     params: IssueParams,
     responses: { 204: null },
-    handler: async ({ env, principal, url, params }) => {
-      const rc = repoFromPath(env, principal, url, params);
-      requireToken(principal);
-      if (!rc.perm.isAdmin()) throw new Forbidden("user should be an owner or a collaborator with admin write of a repository");
-      await deleteIssue(env, issueFromPath(env, rc, params.index));
+    handler: async ({ env, issue }) => {
+      await deleteIssue(env, issue);
       return reply.noContent();
     },
   }),
@@ -188,17 +191,15 @@ export const issueOperations: AnyOperation[] = [
     operationId: "issueEditIssueDeadline",
     tag: "issue",
     summary: "Set an issue deadline. If set to null, the deadline is deleted. If using deadline only the date will be taken into account, and time of day ignored.",
-    access: { scope: "issue", signIn: false },
+    access: deadline,
     params: IssueParams,
     body: EditDeadlineOption,
     responses: { 201: IssueDeadline },
     handler: (ctx) => {
-      const rc = repoFromPath(ctx.env, ctx.principal, ctx.url, ctx.params);
-      requireToken(ctx.principal);
-      const ic = issueFromPath(ctx.env, rc, ctx.params.index);
+      const { issue: ic, doer } = ctx;
       if (!canWriteIssue(ic)) throw new Forbidden("");
-      const deadline = dayOf(ctx.body.due_date);
-      const issue = editIssue(ctx.env, ctx.principal.user, ic, { deadlineUnix: deadline, unsetDueDate: deadline === 0 });
+      const due = dayOf(ctx.body.due_date);
+      const issue = editIssue(ctx.env, doer, ic, { deadlineUnix: due, unsetDueDate: due === 0 });
       return new Reply(201, { due_date: issue.deadlineUnix ? toRFC3339(issue.deadlineUnix) : null });
     },
   }),

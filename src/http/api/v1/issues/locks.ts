@@ -1,22 +1,13 @@
 import { operation, reply, type AnyOperation } from "../../../route.ts";
 import { IssueParams } from "../../../schemas/issue.ts";
 import { LockIssueOption } from "../../../schemas/issue-extras.ts";
-import { issueFromPath, requireTrackerReader } from "../../../../services/issue/lookup.ts";
 import { setIssueLocked } from "../../../../services/issue/locks.ts";
-import type { Principal } from "../../../../auth/principal.ts";
-import type { Env } from "../../../../services/env.ts";
-import { repoFromPath } from "../repos/context.ts";
-import { requireRepoAdmin } from "../repos/repo.ts";
 
-type LockCtx = { env: Env; principal: Principal | undefined; url: URL; params: { owner: string; repo: string; index: string } };
-
-/** Gitea 1.25's lock routes: reqToken and reqAdmin on the group, then the handler wants a writer of the issue's unit. */
-function lockTarget({ env, principal, url, params }: LockCtx) {
-  const rc = repoFromPath(env, principal, url, params);
-  requireTrackerReader(rc);
-  requireRepoAdmin(principal, rc.perm.isAdmin());
-  return { doer: principal!.user, ic: issueFromPath(env, rc, params.index) };
-}
+/**
+ * Gitea 1.25's lock routes: mustEnableIssuesOrPulls, then reqToken and reqAdmin on the group, then
+ * the issue; the service then wants a writer of the issue's unit.
+ */
+const lock = { scope: "issue", signIn: false, repo: { read: "tracker", admin: true }, issue: true } as const;
 
 export const lockOperations: AnyOperation[] = [
   operation({
@@ -25,13 +16,12 @@ export const lockOperations: AnyOperation[] = [
     operationId: "issueLockIssue",
     tag: "issue",
     summary: "Lock an issue",
-    access: { scope: "issue", signIn: false },
+    access: lock,
     params: IssueParams,
     body: LockIssueOption,
     responses: { 204: null },
     handler: (ctx) => {
-      const { doer, ic } = lockTarget(ctx);
-      setIssueLocked(ctx.env, doer, ic, true, ctx.body.lock_reason ?? "");
+      setIssueLocked(ctx.env, ctx.doer, ctx.issue, true, ctx.body.lock_reason ?? "");
       return reply.noContent();
     },
   }),
@@ -41,12 +31,11 @@ export const lockOperations: AnyOperation[] = [
     operationId: "issueUnlockIssue",
     tag: "issue",
     summary: "Unlock an issue",
-    access: { scope: "issue", signIn: false },
+    access: lock,
     params: IssueParams,
     responses: { 204: null },
-    handler: (ctx) => {
-      const { doer, ic } = lockTarget(ctx);
-      setIssueLocked(ctx.env, doer, ic, false);
+    handler: ({ env, doer, issue }) => {
+      setIssueLocked(env, doer, issue, false);
       return reply.noContent();
     },
   }),

@@ -18,8 +18,9 @@ import {
 } from "../../../../services/milestone/milestones.ts";
 import { Invalid } from "../../../../lib/errors.ts";
 import { parseDateTime } from "../../../../lib/time.ts";
+import { requireTrackerWriter } from "../../../../services/issue/lookup.ts";
 import { totalHeaders } from "../repos/collaborators.ts";
-import { trackerReader, trackerWriter } from "./labels.ts";
+import { trackerRead, trackerWrite } from "./labels.ts";
 
 /** `due_on` is taken as the exact time given (Gitea's API keeps it; only its web form rounds to a day). */
 function dueOn(value: string | null | undefined): number | undefined {
@@ -36,13 +37,12 @@ export const milestoneOperations: AnyOperation[] = [
     operationId: "issueGetMilestonesList",
     tag: "issue",
     summary: "Get all of a repository's opened milestones",
-    access: { scope: "issue", signIn: false },
+    access: trackerRead,
     params: RepoParams,
     query: MilestoneListQuery,
     responses: { 200: v.array(Milestone) },
     handler: (ctx) => {
-      const rc = trackerReader(ctx.env, ctx.principal, ctx.url, ctx.params);
-      const { rows, total } = listMilestones(ctx.env, rc, { state: ctx.query.state, name: ctx.query.name }, ctx.page());
+      const { rows, total } = listMilestones(ctx.env, ctx.repo, { state: ctx.query.state, name: ctx.query.name }, ctx.page());
       return reply.ok(rows.map(toAPIMilestone), totalHeaders(total));
     },
   }),
@@ -52,12 +52,13 @@ export const milestoneOperations: AnyOperation[] = [
     operationId: "issueCreateMilestone",
     tag: "issue",
     summary: "Create a milestone",
-    access: { scope: "issue", signIn: false },
+    access: trackerWrite,
     params: RepoParams,
     body: CreateMilestoneOption,
     responses: { 201: Milestone },
     handler: (ctx) => {
-      const rc = trackerWriter(ctx.env, ctx.principal, ctx.url, ctx.params);
+      const rc = ctx.repo;
+      requireTrackerWriter(rc);
       const body = ctx.body;
       // Gitea requires no title here (its client library does); an empty one is stored as given.
       const m = createMilestone(ctx.env, rc, {
@@ -75,13 +76,10 @@ export const milestoneOperations: AnyOperation[] = [
     operationId: "issueGetMilestone",
     tag: "issue",
     summary: "Get a milestone",
-    access: { scope: "issue", signIn: false },
+    access: trackerRead,
     params: MilestoneParams,
     responses: { 200: Milestone },
-    handler: ({ env, principal, url, params }) => {
-      const rc = trackerReader(env, principal, url, params);
-      return toAPIMilestone(milestoneByIdOrName(env, rc, params.id));
-    },
+    handler: ({ env, repo, params }) => toAPIMilestone(milestoneByIdOrName(env, repo, params.id)),
   }),
   operation({
     method: "PATCH",
@@ -89,12 +87,13 @@ export const milestoneOperations: AnyOperation[] = [
     operationId: "issueEditMilestone",
     tag: "issue",
     summary: "Update a milestone",
-    access: { scope: "issue", signIn: false },
+    access: trackerWrite,
     params: MilestoneParams,
     body: EditMilestoneOption,
     responses: { 200: Milestone },
     handler: (ctx) => {
-      const rc = trackerWriter(ctx.env, ctx.principal, ctx.url, ctx.params);
+      const rc = ctx.repo;
+      requireTrackerWriter(rc);
       const body = ctx.body;
       const m = milestoneByIdOrName(ctx.env, rc, ctx.params.id);
       const edited = editMilestone(ctx.env, rc, m, {
@@ -112,11 +111,11 @@ export const milestoneOperations: AnyOperation[] = [
     operationId: "issueDeleteMilestone",
     tag: "issue",
     summary: "Delete a milestone",
-    access: { scope: "issue", signIn: false },
+    access: trackerWrite,
     params: MilestoneParams,
     responses: { 204: null },
-    handler: ({ env, principal, url, params }) => {
-      const rc = trackerWriter(env, principal, url, params);
+    handler: ({ env, repo: rc, params }) => {
+      requireTrackerWriter(rc);
       deleteMilestone(env, rc, milestoneByIdOrName(env, rc, params.id));
       return reply.noContent();
     },

@@ -27,10 +27,16 @@ import { BadRequest } from "../../../../lib/errors.ts";
 import { parseDateTime } from "../../../../lib/time.ts";
 import type { Principal } from "../../../../auth/principal.ts";
 import type { Env } from "../../../../services/env.ts";
+import type { Doer } from "../../../../services/access/permission.ts";
 import type { Page } from "../../../pagination.ts";
-import { repoFromPath, repoJson } from "../repos/context.ts";
-import { requireToken, totalHeaders } from "../repos/collaborators.ts";
+import { repoJson } from "../repos/context.ts";
+import { totalHeaders } from "../repos/collaborators.ts";
 import { timeQuery } from "./issues.ts";
+
+/** The doer's own threads. */
+const mine = { scope: "notification", signIn: true } as const;
+/** Those of one repository: Gitea finds the repository (404) before it asks for a token (401). */
+const ofRepo = { scope: "notification", signIn: false, repo: { doer: true } } as const;
 
 /** Go's strconv.ParseBool true values; anything else (or nothing) is false, as ctx.FormBool. */
 const formBool = (value: string | null) => value !== null && ["1", "t", "T", "TRUE", "true", "True"].includes(value);
@@ -73,12 +79,13 @@ function readQuery(url: URL, repoId?: number): ThreadQuery {
 /** Gitea's ParamsInt64: anything that is not a number is thread 0, which does not exist. */
 const threadId = (id: string) => (/^\d{1,15}$/.test(id) ? Number(id) : 0);
 
-function viewerOf(principal: Principal): Viewer {
-  return { user: principal.user };
-}
+/** The handler's view of the call: the doer, and the principal that repoJson renders repositories for. */
+type Caller = { env: Env; doer: Doer; principal: Principal | undefined };
+
+const viewerOf = (doer: Doer): Viewer => ({ user: doer });
 
 /** Threads as JSON, each repository rendered once and without `permissions`, as Gitea does. */
-function threadsJson(env: Env, principal: Principal, list: ThreadView[]) {
+function threadsJson({ env, principal }: Caller, list: ThreadView[]) {
   const repos = new Map<number, object>();
   return list.map((view) => {
     let repository = repos.get(view.rc.repo.id);
@@ -97,14 +104,14 @@ function threadsJson(env: Env, principal: Principal, list: ThreadView[]) {
 }
 
 /** Gitea answers these lists with X-Total-Count only (no Link header). */
-function listReply(env: Env, principal: Principal, q: ThreadQuery, page: Page): Reply {
-  const { views, total } = listThreads(env, viewerOf(principal), q, page);
-  return new Reply(200, threadsJson(env, principal, views), totalHeaders(total));
+function listReply(caller: Caller, q: ThreadQuery, page: Page): Reply {
+  const { views, total } = listThreads(caller.env, viewerOf(caller.doer), q, page);
+  return new Reply(200, threadsJson(caller, views), totalHeaders(total));
 }
 
-function readReply(env: Env, principal: Principal, url: URL, q: ThreadQuery): Reply {
-  const changed = markThreads(env, viewerOf(principal), q, targetStatus(url.searchParams.get("to-status")));
-  return new Reply(205, threadsJson(env, principal, changed));
+function readReply(caller: Caller, url: URL, q: ThreadQuery): Reply {
+  const changed = markThreads(caller.env, viewerOf(caller.doer), q, targetStatus(url.searchParams.get("to-status")));
+  return new Reply(205, threadsJson(caller, changed));
 }
 
 const tag = "notification";
@@ -116,10 +123,10 @@ export const notificationOperations: AnyOperation[] = [
     operationId: "notifyGetList",
     tag,
     summary: "List users's notification threads",
-    access: { scope: "notification", signIn: true },
+    access: mine,
     query: NotificationListQuery,
     responses: { 200: v.array(NotificationThread) },
-    handler: (ctx) => listReply(ctx.env, ctx.principal!, listQuery(ctx.url), ctx.page()),
+    handler: (ctx) => listReply(ctx, listQuery(ctx.url), ctx.page()),
   }),
   operation({
     method: "PUT",
@@ -127,10 +134,10 @@ export const notificationOperations: AnyOperation[] = [
     operationId: "notifyReadList",
     tag,
     summary: "Mark notification threads as read, pinned or unread",
-    access: { scope: "notification", signIn: true },
+    access: mine,
     query: NotificationReadQuery,
     responses: { 205: v.array(NotificationThread) },
-    handler: (ctx) => readReply(ctx.env, ctx.principal!, ctx.url, readQuery(ctx.url)),
+    handler: (ctx) => readReply(ctx, ctx.url, readQuery(ctx.url)),
   }),
   operation({
     method: "GET",
@@ -138,9 +145,9 @@ export const notificationOperations: AnyOperation[] = [
     operationId: "notifyNewAvailable",
     tag,
     summary: "Check if unread notifications exist",
-    access: { scope: "notification", signIn: true },
+    access: mine,
     responses: { 200: NotificationCount },
-    handler: (ctx) => ({ new: countUnread(ctx.env, viewerOf(ctx.principal!)) }),
+    handler: (ctx) => ({ new: countUnread(ctx.env, viewerOf(ctx.doer)) }),
   }),
   operation({
     method: "GET",
@@ -148,12 +155,12 @@ export const notificationOperations: AnyOperation[] = [
     operationId: "notifyGetThread",
     tag,
     summary: "Get notification thread by ID",
-    access: { scope: "notification", signIn: true },
+    access: mine,
     params: ThreadParams,
     responses: { 200: NotificationThread },
     handler: (ctx) => {
-      const view = getThread(ctx.env, viewerOf(ctx.principal!), threadId(ctx.params.id));
-      return threadsJson(ctx.env, ctx.principal!, [view])[0];
+      const view = getThread(ctx.env, viewerOf(ctx.doer), threadId(ctx.params.id));
+      return threadsJson(ctx, [view])[0];
     },
   }),
   operation({
@@ -162,13 +169,13 @@ export const notificationOperations: AnyOperation[] = [
     operationId: "notifyReadThread",
     tag,
     summary: "Mark notification thread as read by ID",
-    access: { scope: "notification", signIn: true },
+    access: mine,
     params: ThreadParams,
     query: ThreadReadQuery,
     responses: { 205: NotificationThread },
     handler: (ctx) => {
-      const view = setThreadStatus(ctx.env, viewerOf(ctx.principal!), threadId(ctx.params.id), targetStatus(ctx.url.searchParams.get("to-status")));
-      return new Reply(205, threadsJson(ctx.env, ctx.principal!, [view])[0]);
+      const view = setThreadStatus(ctx.env, viewerOf(ctx.doer), threadId(ctx.params.id), targetStatus(ctx.url.searchParams.get("to-status")));
+      return new Reply(205, threadsJson(ctx, [view])[0]);
     },
   }),
   operation({
@@ -177,16 +184,11 @@ export const notificationOperations: AnyOperation[] = [
     operationId: "notifyGetRepoList",
     tag,
     summary: "List users's notification threads on a specific repo",
-    // Gitea resolves the repository (404) before it asks for a token (401).
-    access: { scope: "notification", signIn: false },
+    access: ofRepo,
     params: RepoParams,
     query: NotificationListQuery,
     responses: { 200: v.array(NotificationThread) },
-    handler: (ctx) => {
-      const rc = repoFromPath(ctx.env, ctx.principal, ctx.url, ctx.params);
-      requireToken(ctx.principal);
-      return listReply(ctx.env, ctx.principal, listQuery(ctx.url, rc.repo.id), ctx.page());
-    },
+    handler: (ctx) => listReply(ctx, listQuery(ctx.url, ctx.repo.repo.id), ctx.page()),
   }),
   operation({
     method: "PUT",
@@ -194,14 +196,10 @@ export const notificationOperations: AnyOperation[] = [
     operationId: "notifyReadRepoList",
     tag,
     summary: "Mark notification threads as read, pinned or unread on a specific repo",
-    access: { scope: "notification", signIn: false },
+    access: ofRepo,
     params: RepoParams,
     query: NotificationReadQuery,
     responses: { 205: v.array(NotificationThread) },
-    handler: (ctx) => {
-      const rc = repoFromPath(ctx.env, ctx.principal, ctx.url, ctx.params);
-      requireToken(ctx.principal);
-      return readReply(ctx.env, ctx.principal, ctx.url, readQuery(ctx.url, rc.repo.id));
-    },
+    handler: (ctx) => readReply(ctx, ctx.url, readQuery(ctx.url, ctx.repo.repo.id)),
   }),
 ];

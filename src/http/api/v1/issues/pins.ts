@@ -4,23 +4,15 @@ import { RepoParams } from "../../../schemas/repo.ts";
 import { Issue, IssueParams } from "../../../schemas/issue.ts";
 import { IssuePinParams, NewIssuePinsAllowed } from "../../../schemas/issue-extras.ts";
 import { toAPIIssue } from "../../../../convert/issue.ts";
-import { issueFromPath, requireTrackerReader } from "../../../../services/issue/lookup.ts";
 import { moveIssuePin, newPinsAllowed, pinIssue, pinnedIssues, unpinIssue } from "../../../../services/issue/pins.ts";
 import { issueViews } from "../../../../services/issue/view.ts";
-import type { Principal } from "../../../../auth/principal.ts";
-import type { Env } from "../../../../services/env.ts";
-import { repoFromPath } from "../repos/context.ts";
-import { requireRepoAdmin } from "../repos/repo.ts";
 
-type PinCtx = { env: Env; principal: Principal | undefined; url: URL; params: { owner: string; repo: string; index: string } };
-
-/** Gitea's pin routes: the tracker readable, then reqToken and reqAdmin, then the issue. */
-function pinTarget({ env, principal, url, params }: PinCtx) {
-  const rc = repoFromPath(env, principal, url, params);
-  requireTrackerReader(rc);
-  requireRepoAdmin(principal, rc.perm.isAdmin());
-  return { doer: principal!.user, ic: issueFromPath(env, rc, params.index) };
-}
+/** Gitea's pin routes: the tracker readable (mustEnableIssuesOrPulls), then reqToken and reqAdmin, then the issue. */
+const pin = { scope: "issue", signIn: false, repo: { read: "tracker", admin: true }, issue: true } as const;
+/** The pinned list: the tracker readable. */
+const pinned = { scope: "issue", signIn: false, repo: { read: "tracker" } } as const;
+/** Whether pins are allowed: anyone who sees the repository, under the repository scope. */
+const allowed = { scope: "repository", signIn: false, repo: {} } as const;
 
 export const pinOperations: AnyOperation[] = [
   operation({
@@ -29,12 +21,11 @@ export const pinOperations: AnyOperation[] = [
     operationId: "pinIssue",
     tag: "issue",
     summary: "Pin an Issue",
-    access: { scope: "issue", signIn: false },
+    access: pin,
     params: IssueParams,
     responses: { 204: null },
-    handler: (ctx) => {
-      const { doer, ic } = pinTarget(ctx);
-      pinIssue(ctx.env, doer, ic);
+    handler: ({ env, doer, issue }) => {
+      pinIssue(env, doer, issue);
       return reply.noContent();
     },
   }),
@@ -44,12 +35,11 @@ export const pinOperations: AnyOperation[] = [
     operationId: "unpinIssue",
     tag: "issue",
     summary: "Unpin an Issue",
-    access: { scope: "issue", signIn: false },
+    access: pin,
     params: IssueParams,
     responses: { 204: null },
-    handler: (ctx) => {
-      const { doer, ic } = pinTarget(ctx);
-      unpinIssue(ctx.env, doer, ic);
+    handler: ({ env, doer, issue }) => {
+      unpinIssue(env, doer, issue);
       return reply.noContent();
     },
   }),
@@ -59,14 +49,13 @@ export const pinOperations: AnyOperation[] = [
     operationId: "moveIssuePin",
     tag: "issue",
     summary: "Moves the Pin to the given Position",
-    access: { scope: "issue", signIn: false },
+    access: pin,
     params: IssuePinParams,
     responses: { 204: null },
     handler: (ctx) => {
-      const { ic } = pinTarget(ctx);
       // Gitea parses the position leniently: anything that is not a number is 0.
       const position = /^-?\d{1,15}$/.test(ctx.params.position) ? Number(ctx.params.position) : 0;
-      moveIssuePin(ctx.env, ic, position);
+      moveIssuePin(ctx.env, ctx.issue, position);
       return reply.noContent();
     },
   }),
@@ -76,14 +65,12 @@ export const pinOperations: AnyOperation[] = [
     operationId: "repoListPinnedIssues",
     tag: "repository",
     summary: "List a repo's pinned issues",
-    access: { scope: "issue", signIn: false },
+    access: pinned,
     params: RepoParams,
     responses: { 200: v.array(Issue) },
-    handler: ({ env, principal, url, params }) => {
-      const rc = repoFromPath(env, principal, url, params);
-      requireTrackerReader(rc);
+    handler: ({ env, repo: rc, doer }) => {
       const views = issueViews(env, () => rc, pinnedIssues(env, rc));
-      return views.map((view) => toAPIIssue(env.settings, view, principal?.user));
+      return views.map((view) => toAPIIssue(env.settings, view, doer));
     },
   }),
   operation({
@@ -92,12 +79,12 @@ export const pinOperations: AnyOperation[] = [
     operationId: "repoNewPinAllowed",
     tag: "repository",
     summary: "Returns if new Issue Pins are allowed",
-    access: { scope: "repository", signIn: false },
+    access: allowed,
     params: RepoParams,
     responses: { 200: NewIssuePinsAllowed },
-    handler: ({ env, principal, url, params }) => {
-      const allowed = newPinsAllowed(env, repoFromPath(env, principal, url, params));
-      return { issues: allowed.issues, pull_requests: allowed.pullRequests };
+    handler: ({ env, repo }) => {
+      const { issues, pullRequests } = newPinsAllowed(env, repo);
+      return { issues, pull_requests: pullRequests };
     },
   }),
 ];

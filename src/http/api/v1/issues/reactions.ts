@@ -5,7 +5,6 @@ import { IssueParams } from "../../../schemas/issue.ts";
 import { CommentParams, EditReactionOption, Reaction } from "../../../schemas/comment.ts";
 import { toAPIReaction } from "../../../../convert/reaction.ts";
 import { commentFromPath } from "../../../../services/issue/comments.ts";
-import { issueFromPath, requireTrackerReader } from "../../../../services/issue/lookup.ts";
 import {
   addReaction,
   listCommentReactions,
@@ -13,39 +12,34 @@ import {
   removeReaction,
   type ReactionView,
 } from "../../../../services/issue/reactions.ts";
-import type { Principal } from "../../../../auth/principal.ts";
 import type { Env } from "../../../../services/env.ts";
-import type { RepoContext } from "../../../../services/repo/lookup.ts";
+import type { Doer } from "../../../../services/access/permission.ts";
 import type { IssueContext } from "../../../../services/issue/lookup.ts";
 import type { CommentContext } from "../../../../services/issue/comments.ts";
-import { repoFromPath } from "../repos/context.ts";
-import { requireToken } from "../repos/collaborators.ts";
 
-type Ctx<P> = { env: Env; principal: Principal | undefined; url: URL; params: P; body: { content?: string | null } };
+/**
+ * Reading: Gitea's mustEnableIssuesOrPulls (404 when no tracker is readable); the service finds
+ * the issue or comment and answers for its unit.
+ */
+const read = { scope: "issue", signIn: false, repo: { read: "tracker" } } as const;
+/** Reacting to an issue: the tracker, reqToken, then the issue. */
+const onIssue = { scope: "issue", signIn: false, repo: { read: "tracker", doer: true }, issue: true } as const;
+/** Reacting to a comment: the tracker, reqToken; the handler finds the comment. */
+const onComment = { scope: "issue", signIn: false, repo: { read: "tracker", doer: true } } as const;
 
-/** The repository of a reaction route, with Gitea's mustEnableIssuesOrPulls (404 when no tracker is readable). */
-function tracker(ctx: { env: Env; principal: Principal | undefined; url: URL; params: { owner: string; repo: string } }): RepoContext {
-  const rc = repoFromPath(ctx.env, ctx.principal, ctx.url, ctx.params);
-  requireTrackerReader(rc);
-  return rc;
-}
+type Ctx = { env: Env; doer: Doer; body: { content?: string | null } };
 
-const json = (env: Env, views: ReactionView[], principal: Principal | undefined) =>
-  views.map((r) => toAPIReaction(env.settings, r, principal?.user));
+const json = (env: Env, views: ReactionView[], doer: Doer | undefined) => views.map((r) => toAPIReaction(env.settings, r, doer));
 
 /** POST: 201 for a new reaction, 200 with the existing one when the doer had already reacted so. */
-function post<P extends { owner: string; repo: string }>(ctx: Ctx<P>, target: (rc: RepoContext) => IssueContext | CommentContext) {
-  const rc = tracker(ctx);
-  requireToken(ctx.principal);
-  const { view, created } = addReaction(ctx.env, ctx.principal.user, target(rc), ctx.body.content ?? "");
-  return new Reply(created ? 201 : 200, toAPIReaction(ctx.env.settings, view, ctx.principal.user));
+function post(ctx: Ctx, target: IssueContext | CommentContext) {
+  const { view, created } = addReaction(ctx.env, ctx.doer, target, ctx.body.content ?? "");
+  return new Reply(created ? 201 : 200, toAPIReaction(ctx.env.settings, view, ctx.doer));
 }
 
 /** DELETE: Gitea answers 200 with an empty body. */
-function remove<P extends { owner: string; repo: string }>(ctx: Ctx<P>, target: (rc: RepoContext) => IssueContext | CommentContext) {
-  const rc = tracker(ctx);
-  requireToken(ctx.principal);
-  removeReaction(ctx.env, ctx.principal.user, target(rc), ctx.body.content ?? "");
+function remove(ctx: Ctx, target: IssueContext | CommentContext) {
+  removeReaction(ctx.env, ctx.doer, target, ctx.body.content ?? "");
   return new Reply(200);
 }
 
@@ -56,15 +50,14 @@ export const reactionOperations: AnyOperation[] = [
     operationId: "issueGetIssueReactions",
     tag: "issue",
     summary: "Get a list reactions of an issue",
-    access: { scope: "issue", signIn: false },
+    access: read,
     params: IssueParams,
     query: PageQuery,
     responses: { 200: v.array(Reaction) },
     handler: (ctx) => {
-      const rc = tracker(ctx);
       const page = ctx.page();
-      const { views, total } = listIssueReactions(ctx.env, rc, ctx.params.index, page);
-      return ctx.list(json(ctx.env, views, ctx.principal), total, page);
+      const { views, total } = listIssueReactions(ctx.env, ctx.repo, ctx.params.index, page);
+      return ctx.list(json(ctx.env, views, ctx.doer), total, page);
     },
   }),
   operation({
@@ -73,11 +66,11 @@ export const reactionOperations: AnyOperation[] = [
     operationId: "issuePostIssueReaction",
     tag: "issue",
     summary: "Add a reaction to an issue",
-    access: { scope: "issue", signIn: false },
+    access: onIssue,
     params: IssueParams,
     body: EditReactionOption,
     responses: { 200: Reaction, 201: Reaction },
-    handler: (ctx) => post(ctx, (rc) => issueFromPath(ctx.env, rc, ctx.params.index)),
+    handler: (ctx) => post(ctx, ctx.issue),
   }),
   operation({
     method: "DELETE",
@@ -85,11 +78,11 @@ export const reactionOperations: AnyOperation[] = [
     operationId: "issueDeleteIssueReaction",
     tag: "issue",
     summary: "Remove a reaction from an issue",
-    access: { scope: "issue", signIn: false },
+    access: onIssue,
     params: IssueParams,
     body: EditReactionOption,
     responses: { 200: null },
-    handler: (ctx) => remove(ctx, (rc) => issueFromPath(ctx.env, rc, ctx.params.index)),
+    handler: (ctx) => remove(ctx, ctx.issue),
   }),
   operation({
     method: "GET",
@@ -97,10 +90,10 @@ export const reactionOperations: AnyOperation[] = [
     operationId: "issueGetCommentReactions",
     tag: "issue",
     summary: "Get a list of reactions from a comment of an issue",
-    access: { scope: "issue", signIn: false },
+    access: read,
     params: CommentParams,
     responses: { 200: v.array(Reaction) },
-    handler: (ctx) => json(ctx.env, listCommentReactions(ctx.env, tracker(ctx), ctx.params.id), ctx.principal),
+    handler: ({ env, repo, params, doer }) => json(env, listCommentReactions(env, repo, params.id), doer),
   }),
   operation({
     method: "POST",
@@ -108,11 +101,11 @@ export const reactionOperations: AnyOperation[] = [
     operationId: "issuePostCommentReaction",
     tag: "issue",
     summary: "Add a reaction to a comment of an issue",
-    access: { scope: "issue", signIn: false },
+    access: onComment,
     params: CommentParams,
     body: EditReactionOption,
     responses: { 200: Reaction, 201: Reaction },
-    handler: (ctx) => post(ctx, (rc) => commentFromPath(ctx.env, rc, ctx.params.id)),
+    handler: (ctx) => post(ctx, commentFromPath(ctx.env, ctx.repo, ctx.params.id)),
   }),
   operation({
     method: "DELETE",
@@ -120,10 +113,10 @@ export const reactionOperations: AnyOperation[] = [
     operationId: "issueDeleteCommentReaction",
     tag: "issue",
     summary: "Remove a reaction from a comment of an issue",
-    access: { scope: "issue", signIn: false },
+    access: onComment,
     params: CommentParams,
     body: EditReactionOption,
     responses: { 200: null },
-    handler: (ctx) => remove(ctx, (rc) => commentFromPath(ctx.env, rc, ctx.params.id)),
+    handler: (ctx) => remove(ctx, commentFromPath(ctx.env, ctx.repo, ctx.params.id)),
   }),
 ];

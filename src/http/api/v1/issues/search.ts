@@ -47,7 +47,7 @@ export const issueSearchOperations: AnyOperation[] = [
     query: SearchQuery,
     responses: { 200: v.array(Issue) },
     handler: (ctx) => {
-      const { env, principal, query } = ctx;
+      const { env, doer, query } = ctx;
       const sinceUnix = timeQuery(query.since);
       const beforeUnix = timeQuery(query.before);
       let limit = int(query.limit);
@@ -57,7 +57,7 @@ export const issueSearchOperations: AnyOperation[] = [
       const page = { page: pageNumber, limit, offset: (pageNumber - 1) * limit };
       const { views, total } = searchIssues(
         env,
-        principal?.user,
+        doer,
         {
           state: query.state,
           labels: query.labels,
@@ -77,7 +77,7 @@ export const issueSearchOperations: AnyOperation[] = [
           limit: page.limit,
         },
       );
-      return ctx.list(views.map((view) => toAPIIssue(env.settings, view, principal?.user)), total, page);
+      return ctx.list(views.map((view) => toAPIIssue(env.settings, view, doer)), total, page);
     },
   }),
 ];

@@ -7,25 +7,17 @@ import { WatchInfo } from "../../../schemas/repo-social.ts";
 import { User } from "../../../schemas/user.ts";
 import { repoLinks } from "../../../../convert/repo.ts";
 import { toAPIUser } from "../../../../convert/user.ts";
-import { issueFromPath, requireTrackerReader } from "../../../../services/issue/lookup.ts";
 import { isSubscribed, listSubscribers, setSubscription } from "../../../../services/issue/subscriptions.ts";
 import { toRFC3339 } from "../../../../lib/time.ts";
-import type { Principal } from "../../../../auth/principal.ts";
-import type { Env } from "../../../../services/env.ts";
-import { repoFromPath } from "../repos/context.ts";
-import { requireToken, totalOnly } from "../repos/collaborators.ts";
+import { totalOnly } from "../repos/collaborators.ts";
 
-type Ctx = { env: Env; principal: Principal | undefined; url: URL; params: { owner: string; repo: string; index: string; user: string } };
+/** Listing: Gitea's mustEnableIssuesOrPulls, then the issue. */
+const read = { scope: "issue", signIn: false, repo: { read: "tracker" }, issue: true } as const;
+/** Checking or changing a subscription: mustEnableIssuesOrPulls, reqToken, then the issue. */
+const subscriber = { scope: "issue", signIn: false, repo: { read: "tracker", doer: true }, issue: true } as const;
 
 /** Gitea's setIssueSubscription: 201 when the state changed, 200 (no body) when it already was so. */
-function subscribe(ctx: Ctx, watch: boolean): Reply {
-  const { env, principal, url, params } = ctx;
-  const rc = repoFromPath(env, principal, url, params);
-  requireTrackerReader(rc);
-  requireToken(principal);
-  const changed = setSubscription(env, principal.user, issueFromPath(env, rc, params.index), params.user, watch);
-  return new Reply(changed ? 201 : 200);
-}
+const changedReply = (changed: boolean) => new Reply(changed ? 201 : 200);
 
 export const subscriptionOperations: AnyOperation[] = [
   operation({
@@ -34,16 +26,14 @@ export const subscriptionOperations: AnyOperation[] = [
     operationId: "issueSubscriptions",
     tag: "issue",
     summary: "Get users who subscribed on an issue.",
-    access: { scope: "issue", signIn: false },
+    access: read,
     params: IssueParams,
     query: PageQuery,
     responses: { 200: v.array(User) },
     handler: (ctx) => {
-      const { env, principal } = ctx;
-      const rc = repoFromPath(env, principal, ctx.url, ctx.params);
-      requireTrackerReader(rc);
-      const { rows, total } = listSubscribers(env, issueFromPath(env, rc, ctx.params.index), ctx.page());
-      return totalOnly(rows.map((u) => toAPIUser(env.settings, u, principal?.user)), total);
+      const { env, doer } = ctx;
+      const { rows, total } = listSubscribers(env, ctx.issue, ctx.page());
+      return totalOnly(rows.map((u) => toAPIUser(env.settings, u, doer)), total);
     },
   }),
   operation({
@@ -52,16 +42,12 @@ export const subscriptionOperations: AnyOperation[] = [
     operationId: "issueCheckSubscription",
     tag: "issue",
     summary: "Check if user is subscribed to an issue",
-    access: { scope: "issue", signIn: false },
+    access: subscriber,
     params: IssueParams,
     responses: { 200: WatchInfo },
-    handler: ({ env, principal, url, params }) => {
-      const rc = repoFromPath(env, principal, url, params);
-      requireTrackerReader(rc);
-      requireToken(principal);
-      const ic = issueFromPath(env, rc, params.index);
-      const subscribed = isSubscribed(env, principal.user, ic);
-      const api = repoLinks(env.settings, rc.owner.name, rc.repo.name).url;
+    handler: ({ env, doer, issue: ic }) => {
+      const subscribed = isSubscribed(env, doer, ic);
+      const api = repoLinks(env.settings, ic.owner.name, ic.repo.name).url;
       // Gitea's WatchInfo for an issue: created_at is the issue's creation time.
       return {
         subscribed,
@@ -79,10 +65,10 @@ export const subscriptionOperations: AnyOperation[] = [
     operationId: "issueAddSubscription",
     tag: "issue",
     summary: "Subscribe user to issue",
-    access: { scope: "issue", signIn: false },
+    access: subscriber,
     params: IssueUserParams,
     responses: { 200: null, 201: null },
-    handler: (ctx) => subscribe(ctx, true),
+    handler: ({ env, doer, issue, params }) => changedReply(setSubscription(env, doer, issue, params.user, true)),
   }),
   operation({
     method: "DELETE",
@@ -90,9 +76,9 @@ export const subscriptionOperations: AnyOperation[] = [
     operationId: "issueDeleteSubscription",
     tag: "issue",
     summary: "Unsubscribe user from issue",
-    access: { scope: "issue", signIn: false },
+    access: subscriber,
     params: IssueUserParams,
     responses: { 200: null, 201: null },
-    handler: (ctx) => subscribe(ctx, false),
+    handler: ({ env, doer, issue, params }) => changedReply(setSubscription(env, doer, issue, params.user, false)),
   }),
 ];

@@ -4,9 +4,10 @@ import { RepoParams } from "../../../schemas/repo.ts";
 import { IssueConfig, IssueConfigValidation, IssueTemplate } from "../../../schemas/issue-extras.ts";
 import { toAPIIssueConfig, toAPIIssueTemplate } from "../../../../convert/issue-template.ts";
 import { issueConfig, issueTemplates } from "../../../../services/issue/templates.ts";
-import { repoFromPath } from "../repos/context.ts";
 
 /** Gitea serves these to anyone who can see the repository (no unit check), under the repository scope. */
+const read = { scope: "repository", signIn: false, repo: {} } as const;
+
 export const issueTemplateOperations: AnyOperation[] = [
   operation({
     method: "GET",
@@ -14,12 +15,11 @@ export const issueTemplateOperations: AnyOperation[] = [
     operationId: "repoGetIssueTemplates",
     tag: "repository",
     summary: "Get available issue templates for a repository",
-    access: { scope: "repository", signIn: false },
+    access: read,
     params: RepoParams,
     responses: { 200: v.array(IssueTemplate) },
-    handler: async ({ env, principal, url, params }) => {
-      const rc = repoFromPath(env, principal, url, params);
-      const { templates, invalid } = await issueTemplates(env, rc);
+    handler: async ({ env, repo }) => {
+      const { templates, invalid } = await issueTemplates(env, repo);
       // Invalid files are not an error, only counted in a warning header, as Gitea does (which
       // answers `null` rather than `[]` when there is no template).
       const headers: Record<string, string> = invalid ? { "X-Gitea-Warning": `error occurs when parsing issue template: count=${invalid}` } : {};
@@ -32,11 +32,11 @@ export const issueTemplateOperations: AnyOperation[] = [
     operationId: "repoGetIssueConfig",
     tag: "repository",
     summary: "Returns the issue config for a repo",
-    access: { scope: "repository", signIn: false },
+    access: read,
     params: RepoParams,
     responses: { 200: IssueConfig },
-    handler: async ({ env, principal, url, params }) => {
-      const { config } = await issueConfig(env, repoFromPath(env, principal, url, params));
+    handler: async ({ env, repo }) => {
+      const { config } = await issueConfig(env, repo);
       return toAPIIssueConfig(config);
     },
   }),
@@ -46,11 +46,11 @@ export const issueTemplateOperations: AnyOperation[] = [
     operationId: "repoValidateIssueConfig",
     tag: "repository",
     summary: "Returns the validation information for a issue config",
-    access: { scope: "repository", signIn: false },
+    access: read,
     params: RepoParams,
     responses: { 200: IssueConfigValidation },
-    handler: async ({ env, principal, url, params }) => {
-      const { error } = await issueConfig(env, repoFromPath(env, principal, url, params));
+    handler: async ({ env, repo }) => {
+      const { error } = await issueConfig(env, repo);
       return { valid: error === undefined, message: error ?? "" };
     },
   }),

@@ -6,7 +6,7 @@ import { IssueParams } from "../../../schemas/issue.ts";
 import { AddTimeOption, IssueTimeParams, RepoUserParams, StopWatch, TrackedTime } from "../../../schemas/issue-extras.ts";
 import { toAPITrackedTime } from "../../../../convert/tracked-time.ts";
 import { toAPIStopWatch } from "../../../../convert/stopwatch.ts";
-import { issueFromPath, requireTrackerReader } from "../../../../services/issue/lookup.ts";
+import { issueFromPath, requireIssuesReader } from "../../../../services/issue/lookup.ts";
 import {
   addTime,
   deleteTime,
@@ -21,30 +21,33 @@ import {
 import { cancelStopwatch, myStopwatches, startStopwatch, stopStopwatch } from "../../../../services/issue/stopwatch.ts";
 import { NotFound } from "../../../../lib/errors.ts";
 import { parseDateTime } from "../../../../lib/time.ts";
-import type { Principal } from "../../../../auth/principal.ts";
 import type { Env } from "../../../../services/env.ts";
-import { repoFromPath } from "../repos/context.ts";
+import type { Doer } from "../../../../services/access/permission.ts";
 import { requireToken, totalHeaders } from "../repos/collaborators.ts";
 import { timeQuery } from "./issues.ts";
 
 const TimeWindow = v.object({ since: v.optional(v.string()), before: v.optional(v.string()) });
 const TimeListQuery = v.object({ ...TimeWindow.entries, ...PageQuery.entries, user: v.optional(v.string()) });
 
-type IssueCtx = { env: Env; principal: Principal | undefined; url: URL; params: { owner: string; repo: string; index: string } };
+/**
+ * An issue's `/times` and `/stopwatch`: Gitea's mustEnableIssuesOrPulls, then reqToken, then the
+ * handler's issue. Where the handler looks at something first (the body of a new entry, the
+ * tracker's setting), the issue is not declared and the handler finds it afterwards.
+ */
+const tracked = { scope: "issue", signIn: false, repo: { read: "tracker", doer: true } } as const;
+const trackedIssue = { ...tracked, issue: true } as const;
+/**
+ * A repository's times: Gitea's mustEnableIssues (a 404 for the issues unit alone, which a
+ * declaration cannot say) then reqToken, both asked by the handler in that order.
+ */
+const repoTimes = { scope: "repository", signIn: false, repo: {} } as const;
+/** The doer's own times and stopwatches. */
+const mine = { scope: "user", signIn: true } as const;
 
-/** The issue of a `/times` or `/stopwatch` route: the tracker readable, then Gitea's reqToken, then the issue. */
-function trackedIssue({ env, principal, url, params }: IssueCtx) {
-  const rc = repoFromPath(env, principal, url, params);
-  requireTrackerReader(rc);
-  requireToken(principal);
-  return { doer: principal.user, ic: issueFromPath(env, rc, params.index), rc };
-}
-
-function timesReply(env: Env, views: TrackedTimeView[], principal: Principal | undefined, total?: number): Reply {
-  const items = views.map((t) => toAPITrackedTime(env.settings, t, principal?.user));
+function timesReply(env: Env, views: TrackedTimeView[], doer: Doer | undefined, total?: number): Reply {
+  const items = views.map((t) => toAPITrackedTime(env.settings, t, doer));
   return new Reply(200, items, total === undefined ? {} : totalHeaders(total));
 }
-
 
 /** Gitea's `since`/`before` for tracked times: RFC 3339, else 422. */
 function window(q: { since?: string; before?: string }) {
@@ -58,21 +61,18 @@ export const timeOperations: AnyOperation[] = [
     operationId: "issueTrackedTimes",
     tag: "issue",
     summary: "List an issue's tracked times",
-    access: { scope: "issue", signIn: false },
+    access: tracked,
     params: IssueParams,
     query: TimeListQuery,
     responses: { 200: v.array(TrackedTime) },
     handler: (ctx) => {
-      const { env, principal, url, params, query } = ctx;
-      const rc = repoFromPath(env, principal, url, params);
-      requireTrackerReader(rc);
-      requireToken(principal);
-      // Gitea looks at the tracker before the issue.
+      const { env, repo: rc, doer, params, query } = ctx;
+      // Gitea looks at the tracker's setting before the issue.
       if (!timeTrackerEnabled(rc.repo)) throw new NotFound("Timetracker is disabled");
       const ic = issueFromPath(env, rc, params.index);
       const q = { user: query.user?.trim() || undefined, ...window(query) };
-      const { views, total } = listIssueTimes(env, principal.user, ic, q, ctx.page());
-      return timesReply(env, views, principal, total);
+      const { views, total } = listIssueTimes(env, doer, ic, q, ctx.page());
+      return timesReply(env, views, doer, total);
     },
   }),
   operation({
@@ -81,13 +81,15 @@ export const timeOperations: AnyOperation[] = [
     operationId: "issueAddTime",
     tag: "issue",
     summary: "Add tracked time to a issue",
-    access: { scope: "issue", signIn: false },
+    access: tracked,
     params: IssueParams,
     body: AddTimeOption,
     responses: { 200: TrackedTime },
     handler: (ctx) => {
+      const { doer } = ctx;
+      // The body before the issue, as Gitea binds it before its handler looks the issue up.
       const body = ctx.body;
-      const { doer, ic } = trackedIssue(ctx);
+      const ic = issueFromPath(ctx.env, ctx.repo, ctx.params.index);
       const created = body.created ? parseDateTime(body.created) : undefined;
       const view = addTime(
         ctx.env,
@@ -104,12 +106,11 @@ export const timeOperations: AnyOperation[] = [
     operationId: "issueResetTime",
     tag: "issue",
     summary: "Reset a tracked time of an issue",
-    access: { scope: "issue", signIn: false },
+    access: trackedIssue,
     params: IssueParams,
     responses: { 204: null },
-    handler: (ctx) => {
-      const { doer, ic } = trackedIssue(ctx);
-      resetMyTime(ctx.env, doer, ic);
+    handler: ({ env, doer, issue }) => {
+      resetMyTime(env, doer, issue);
       return reply.noContent();
     },
   }),
@@ -119,12 +120,11 @@ export const timeOperations: AnyOperation[] = [
     operationId: "issueDeleteTime",
     tag: "issue",
     summary: "Delete specific tracked time",
-    access: { scope: "issue", signIn: false },
+    access: trackedIssue,
     params: IssueTimeParams,
     responses: { 204: null },
-    handler: (ctx) => {
-      const { doer, ic } = trackedIssue(ctx);
-      deleteTime(ctx.env, doer, ic, ctx.params.id);
+    handler: ({ env, doer, issue, params }) => {
+      deleteTime(env, doer, issue, params.id);
       return reply.noContent();
     },
   }),
@@ -134,12 +134,11 @@ export const timeOperations: AnyOperation[] = [
     operationId: "issueStartStopWatch",
     tag: "issue",
     summary: "Start stopwatch on an issue.",
-    access: { scope: "issue", signIn: false },
+    access: trackedIssue,
     params: IssueParams,
     responses: { 201: null },
-    handler: (ctx) => {
-      const { doer, ic } = trackedIssue(ctx);
-      startStopwatch(ctx.env, doer, ic);
+    handler: ({ env, doer, issue }) => {
+      startStopwatch(env, doer, issue);
       return new Reply(201);
     },
   }),
@@ -149,12 +148,11 @@ export const timeOperations: AnyOperation[] = [
     operationId: "issueStopStopWatch",
     tag: "issue",
     summary: "Stop an issue's existing stopwatch.",
-    access: { scope: "issue", signIn: false },
+    access: trackedIssue,
     params: IssueParams,
     responses: { 201: null },
-    handler: (ctx) => {
-      const { doer, ic } = trackedIssue(ctx);
-      stopStopwatch(ctx.env, doer, ic);
+    handler: ({ env, doer, issue }) => {
+      stopStopwatch(env, doer, issue);
       return new Reply(201);
     },
   }),
@@ -164,12 +162,11 @@ export const timeOperations: AnyOperation[] = [
     operationId: "issueDeleteStopWatch",
     tag: "issue",
     summary: "Delete an issue's existing stopwatch.",
-    access: { scope: "issue", signIn: false },
+    access: trackedIssue,
     params: IssueParams,
     responses: { 204: null },
-    handler: (ctx) => {
-      const { doer, ic } = trackedIssue(ctx);
-      cancelStopwatch(ctx.env, doer, ic);
+    handler: ({ env, doer, issue }) => {
+      cancelStopwatch(env, doer, issue);
       return reply.noContent();
     },
   }),
@@ -179,15 +176,13 @@ export const timeOperations: AnyOperation[] = [
     operationId: "repoTrackedTimes",
     tag: "repository",
     summary: "List a repo's tracked times",
-    access: { scope: "repository", signIn: false },
+    access: repoTimes,
     params: RepoParams,
     query: TimeListQuery,
     responses: { 200: v.array(TrackedTime) },
     handler: (ctx) => {
-      const { env, principal, url, params, query } = ctx;
-      const rc = repoFromPath(env, principal, url, params);
-      // Gitea's mustEnableIssues, then reqToken.
-      if (!rc.perm.canRead("issues")) throw new NotFound();
+      const { env, repo: rc, principal, query } = ctx;
+      requireIssuesReader(rc);
       requireToken(principal);
       const { views, total } = listRepoTimes(
         env,
@@ -196,7 +191,7 @@ export const timeOperations: AnyOperation[] = [
         { user: query.user?.trim() || undefined, ...window(query) },
         ctx.page(),
       );
-      return timesReply(env, views, principal, total);
+      return timesReply(env, views, principal.user, total);
     },
   }),
   operation({
@@ -205,15 +200,14 @@ export const timeOperations: AnyOperation[] = [
     operationId: "userTrackedTimes",
     tag: "repository",
     summary: "List a user's tracked times in a repo",
-    access: { scope: "repository", signIn: false },
+    access: repoTimes,
     params: RepoUserParams,
     responses: { 200: v.array(TrackedTime) },
-    handler: ({ env, principal, url, params }) => {
-      const rc = repoFromPath(env, principal, url, params);
-      if (!rc.perm.canRead("issues")) throw new NotFound();
+    handler: ({ env, repo: rc, principal, params }) => {
+      requireIssuesReader(rc);
       requireToken(principal);
       // Gitea answers every entry at once, without a count.
-      return timesReply(env, listUserTimesInRepo(env, principal.user, rc, params.user), principal);
+      return timesReply(env, listUserTimesInRepo(env, principal.user, rc, params.user), principal.user);
     },
   }),
   operation({
@@ -222,13 +216,13 @@ export const timeOperations: AnyOperation[] = [
     operationId: "userCurrentTrackedTimes",
     tag: "user",
     summary: "List the current user's tracked times",
-    access: { scope: "user", signIn: true },
+    access: mine,
     query: v.object({ ...TimeWindow.entries, ...PageQuery.entries }),
     responses: { 200: v.array(TrackedTime) },
     handler: (ctx) => {
-      const { env, principal, query } = ctx;
-      const { views, total } = listMyTimes(env, principal!.user, window(query), ctx.page());
-      return timesReply(env, views, principal, total);
+      const { env, doer, query } = ctx;
+      const { views, total } = listMyTimes(env, doer, window(query), ctx.page());
+      return timesReply(env, views, doer, total);
     },
   }),
   operation({
@@ -237,11 +231,11 @@ export const timeOperations: AnyOperation[] = [
     operationId: "userGetStopWatches",
     tag: "user",
     summary: "Get list of all existing stopwatches",
-    access: { scope: "user", signIn: true },
+    access: mine,
     query: PageQuery,
     responses: { 200: v.array(StopWatch) },
     handler: (ctx) => {
-      const { views, total } = myStopwatches(ctx.env, ctx.principal!.user, ctx.page());
+      const { views, total } = myStopwatches(ctx.env, ctx.doer, ctx.page());
       return new Reply(200, views.map(toAPIStopWatch), totalHeaders(total));
     },
   }),
