@@ -25,7 +25,6 @@ import {
 } from "../../../../services/notification/threads.ts";
 import { BadRequest } from "../../../../lib/errors.ts";
 import { parseDateTime } from "../../../../lib/time.ts";
-import type { Principal } from "../../../../auth/principal.ts";
 import type { Env } from "../../../../services/env.ts";
 import type { Doer } from "../../../../services/access/permission.ts";
 import type { Page } from "../../../pagination.ts";
@@ -79,18 +78,18 @@ function readQuery(url: URL, repoId?: number): ThreadQuery {
 /** Gitea's ParamsInt64: anything that is not a number is thread 0, which does not exist. */
 const threadId = (id: string) => (/^\d{1,15}$/.test(id) ? Number(id) : 0);
 
-/** The handler's view of the call: the doer, and the principal that repoJson renders repositories for. */
-type Caller = { env: Env; doer: Doer; principal: Principal | undefined };
+/** The handler's view of the call: the doer, for whom repositories are rendered too. */
+type Caller = { env: Env; doer: Doer };
 
 const viewerOf = (doer: Doer): Viewer => ({ user: doer });
 
 /** Threads as JSON, each repository rendered once and without `permissions`, as Gitea does. */
-function threadsJson({ env, principal }: Caller, list: ThreadView[]) {
+function threadsJson({ env, doer }: Caller, list: ThreadView[]) {
   const repos = new Map<number, object>();
   return list.map((view) => {
     let repository = repos.get(view.rc.repo.id);
     if (!repository) {
-      const { permissions: _p, parent, ...rest } = repoJson(env, view.rc, principal.user) as Record<string, unknown>;
+      const { permissions: _p, parent, ...rest } = repoJson(env, view.rc, doer) as Record<string, unknown>;
       if (parent && typeof parent === "object") {
         const { permissions: _pp, ...parentRest } = parent as Record<string, unknown>;
         repository = { ...rest, parent: parentRest };
