@@ -1,7 +1,8 @@
 import type { Env } from "../env.ts";
 import { writeTx } from "../../db/client.ts";
-import { CommentType, type PullRequestRow, type UserRow } from "../../db/schema/index.ts";
+import { CommentType, type IssueRow, type PullRequestRow, type UserRow } from "../../db/schema/index.ts";
 import * as pulls from "../../models/pull.ts";
+import * as issues from "../../models/issue.ts";
 import * as branchModel from "../../models/branch.ts";
 import { Forbidden, HearthError, Invalid, NotFound } from "../../lib/errors.ts";
 import { readBranchHead } from "../../git/refs.ts";
@@ -70,9 +71,15 @@ async function changeTargetBranch(env: Env, doer: UserRow, pc: PullContext, pull
  * Gitea's EditPullRequest: the poster or a writer of pull requests edits title, body and deadline;
  * writers also assignees, milestone and labels; the state cannot change once merged (412) and a
  * reopen is refused while another open request has the same branches or the head branch is gone;
- * `base` retargets the request; only the poster sets allow_maintainer_edit (403).
+ * `base` retargets the request; only the poster sets allow_maintainer_edit (403). Returns the request
+ * and its issue as stored afterwards.
  */
-export async function editPull(env: Env, doer: UserRow, pc: PullContext, input: EditPullInput): Promise<PullRequestRow> {
+export async function editPull(
+  env: Env,
+  doer: UserRow,
+  pc: PullContext,
+  input: EditPullInput,
+): Promise<{ pull: PullRequestRow; issue: IssueRow }> {
   const writer = canWriteIssue(pc);
   if (pc.issue.posterId !== doer.id && !writer) throw new HearthError(403, "");
   let pull = pc.pull;
@@ -111,5 +118,5 @@ export async function editPull(env: Env, doer: UserRow, pc: PullContext, input: 
   if (input.allowMaintainerEdit !== undefined && input.allowMaintainerEdit !== pull.allowMaintainerEdit) {
     pull = pulls.updatePull(env.db, pull.id, { allowMaintainerEdit: input.allowMaintainerEdit }) ?? pull;
   }
-  return pulls.getPullById(env.db, pull.id) ?? pull;
+  return { pull: pulls.getPullById(env.db, pull.id) ?? pull, issue: issues.getIssueById(env.db, pc.issue.id) ?? issue };
 }

@@ -215,7 +215,15 @@ export function deleteReview(env: Env, doer: UserRow, pc: PullContext, review: R
 }
 
 /**
- * Gitea's DismissReview (repository admins only, checked by the route): approvals and rejections
+ * Who may dismiss a review or restore it: a repository administrator (Gitea's dismissReview asks
+ * this before it looks for the request or the review, so a missing one is a 403 too).
+ */
+export function requireReviewDismisser(rc: RepoContext): void {
+  if (!rc.perm.isAdmin()) throw new Forbidden("Must be repo admin");
+}
+
+/**
+ * Gitea's DismissReview (repository admins only: requireReviewDismisser, first): approvals and rejections
  * of open requests are dismissed, with a timeline entry carrying the message, or restored; with
  * `priors` the reviewer's other standing verdicts are dismissed too.
  */

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { operation, reply, Reply, type Access, type AnyOperation, type OpContext } from "../../route.ts";
+import { operation, reply, Reply, type Access, type AnyOperation, type Granted, type OpContext } from "../../route.ts";
 import { PageQuery } from "../../schemas/common.ts";
 import { CreateHookOption, DeliveryUuidParam, EditHookOption, Hook, HookDelivery, HookDeliveryDetail } from "../../schemas/hook.ts";
 import {
@@ -19,25 +19,28 @@ import { toAPIHook, toAPIHookDelivery, toAPIHookDeliveryDetail } from "../../../
 /**
  * The webhook operations every level shares (repository, organization, user, site): CRUD in
  * Gitea's shape, and the deliveries API hearth adds. A level says where its hooks live and who may
- * touch them; `owner` runs the level's checks (404 before 403, as Gitea orders them) and names it.
+ * touch them: `access` declares what the runner resolves and checks (404 before 403, as Gitea orders
+ * them; a level not yet declaring its resource runs those checks in `owner`), and `owner` names the
+ * level from what was resolved.
  */
-export interface HookLevel {
+export interface HookLevel<A extends Access = Access> {
   /** `repo`, `org`, `user` or `admin`: Gitea's operationId prefix. */
   name: string;
   /** The path of the hooks collection, e.g. `/repos/:owner/:repo/hooks`. */
   path: string;
   tag: string;
   summaryOwner: string;
-  access: Access;
+  access: A;
   /** The collection path's own parameters (none for /user and /admin). */
   params: v.ObjectEntries;
-  owner(ctx: OpContext<Record<string, string>, unknown, unknown>): HookOwner;
+  owner(ctx: HookLevelContext<A>): HookOwner;
 }
 
-type Ctx = OpContext<Record<string, string>, unknown, unknown>;
+/** What a level's `owner` is handed: the request, and what its declaration resolved. */
+export type HookLevelContext<A extends Access = Access> = OpContext<Record<string, string>, unknown, unknown> & Granted<A>;
 
 /** The collection path's parameters; none at all for /user and /admin (the router passes no params object then). */
-const collectionParams = (level: HookLevel) => (Object.keys(level.params).length ? v.object(level.params) : undefined);
+const collectionParams = (level: HookLevel<Access>) => (Object.keys(level.params).length ? v.object(level.params) : undefined);
 
 const inputOf = (b: v.InferOutput<typeof EditHookOption> & { type?: string | null }): HookInput => ({
   type: b.type ?? undefined,
@@ -49,12 +52,12 @@ const inputOf = (b: v.InferOutput<typeof EditHookOption> & { type?: string | nul
 });
 
 /** The hook of the path, after the level's checks. */
-function pathHook(level: HookLevel, ctx: Ctx) {
+function pathHook<A extends Access>(level: HookLevel<A>, ctx: HookLevelContext<A>) {
   return requireHook(ctx.env, level.owner(ctx), hookIdOf(ctx.params.id ?? ""));
 }
 
 /** Create, get, edit and delete; the list is the level's own (the admin list differs). */
-export function hookCrudOperations(level: HookLevel): AnyOperation[] {
+export function hookCrudOperations<const A extends Access>(level: HookLevel<A>): AnyOperation[] {
   const idParams = v.object({ ...level.params, id: v.string() });
   const base = { tag: level.tag, access: level.access };
   return [
@@ -68,7 +71,7 @@ export function hookCrudOperations(level: HookLevel): AnyOperation[] {
       body: CreateHookOption,
       responses: { 201: Hook },
       handler: (ctx) => {
-        const owner = level.owner(ctx as Ctx);
+        const owner = level.owner(ctx as HookLevelContext<A>);
         return reply.created(toAPIHook(createHook(ctx.env, owner, inputOf(ctx.body))));
       },
     }),
@@ -81,7 +84,7 @@ export function hookCrudOperations(level: HookLevel): AnyOperation[] {
       params: idParams,
       responses: { 200: Hook },
       handler: (ctx) => {
-        const owner = level.owner(ctx as Ctx);
+        const owner = level.owner(ctx as HookLevelContext<A>);
         return toAPIHook(getHook(ctx.env, owner, hookIdOf(ctx.params.id)));
       },
     }),
@@ -95,7 +98,7 @@ export function hookCrudOperations(level: HookLevel): AnyOperation[] {
       body: EditHookOption,
       responses: { 200: Hook },
       handler: (ctx) => {
-        const owner = level.owner(ctx as Ctx);
+        const owner = level.owner(ctx as HookLevelContext<A>);
         const id = hookIdOf(ctx.params.id);
         requireHook(ctx.env, owner, id);
         return toAPIHook(editHook(ctx.env, owner, id, inputOf(ctx.body)));
@@ -110,7 +113,7 @@ export function hookCrudOperations(level: HookLevel): AnyOperation[] {
       params: idParams,
       responses: { 204: null },
       handler: (ctx) => {
-        deleteHook(ctx.env, level.owner(ctx as Ctx), hookIdOf(ctx.params.id));
+        deleteHook(ctx.env, level.owner(ctx as HookLevelContext<A>), hookIdOf(ctx.params.id));
         return reply.noContent();
       },
     }),
@@ -118,7 +121,7 @@ export function hookCrudOperations(level: HookLevel): AnyOperation[] {
 }
 
 /** The paged list Gitea serves for repository, organization and user hooks. */
-export function hookListOperation(level: HookLevel): AnyOperation {
+export function hookListOperation<const A extends Access>(level: HookLevel<A>): AnyOperation {
   return operation({
     tag: level.tag,
     access: level.access,
@@ -130,7 +133,7 @@ export function hookListOperation(level: HookLevel): AnyOperation {
     query: PageQuery,
     responses: { 200: v.array(Hook) },
     handler: (ctx) => {
-      const owner = level.owner(ctx as Ctx);
+      const owner = level.owner(ctx as HookLevelContext<A>);
       const page = ctx.page();
       const { items, total } = listHooks(ctx.env, owner, page);
       return ctx.list(items.map(toAPIHook), total, page);
@@ -143,7 +146,7 @@ export function hookListOperation(level: HookLevel): AnyOperation {
  * deliveries newest first, one delivery with every attempt, and a redelivery as a new attempt.
  * Their operationIds are listed as extensions in test/architecture.test.ts.
  */
-export function hookDeliveryOperations(level: HookLevel): AnyOperation[] {
+export function hookDeliveryOperations<const A extends Access>(level: HookLevel<A>): AnyOperation[] {
   const idParams = v.object({ ...level.params, id: v.string() });
   const uuidParams = v.object({ ...level.params, id: v.string(), ...DeliveryUuidParam });
   const base = { tag: level.tag, access: level.access };
@@ -158,7 +161,7 @@ export function hookDeliveryOperations(level: HookLevel): AnyOperation[] {
       query: PageQuery,
       responses: { 200: v.array(HookDelivery) },
       handler: (ctx) => {
-        const hook = pathHook(level, ctx as Ctx);
+        const hook = pathHook(level, ctx as HookLevelContext<A>);
         const page = ctx.page();
         const { items, total } = listDeliveries(ctx.env, hook, page);
         return ctx.list(items.map(toAPIHookDelivery), total, page);
@@ -172,7 +175,7 @@ export function hookDeliveryOperations(level: HookLevel): AnyOperation[] {
       summary: `Get a delivery of a hook of ${level.summaryOwner} with every attempt (hearth extension)`,
       params: uuidParams,
       responses: { 200: HookDeliveryDetail },
-      handler: (ctx) => toAPIHookDeliveryDetail(getDelivery(ctx.env, pathHook(level, ctx as Ctx), ctx.params.uuid)),
+      handler: (ctx) => toAPIHookDeliveryDetail(getDelivery(ctx.env, pathHook(level, ctx as HookLevelContext<A>), ctx.params.uuid)),
     }),
     operation({
       ...base,
@@ -182,7 +185,7 @@ export function hookDeliveryOperations(level: HookLevel): AnyOperation[] {
       summary: `Deliver a delivery of a hook of ${level.summaryOwner} again (hearth extension)`,
       params: uuidParams,
       responses: { 202: HookDelivery },
-      handler: (ctx) => new Reply(202, toAPIHookDelivery(redeliverDelivery(ctx.env, pathHook(level, ctx as Ctx), ctx.params.uuid))),
+      handler: (ctx) => new Reply(202, toAPIHookDelivery(redeliverDelivery(ctx.env, pathHook(level, ctx as HookLevelContext<A>), ctx.params.uuid))),
     }),
   ];
 }

@@ -1,15 +1,17 @@
 import * as v from "valibot";
-import { operation, reply, Reply, type Access, type AnyOperation, type OpContext } from "../../route.ts";
+import { operation, reply, Reply, type Access, type AnyOperation, type Granted, type OpContext } from "../../route.ts";
 import { CreateOrUpdateSecretOption, SecretNameParam } from "../../schemas/secret.ts";
 import { createOrUpdateSecret, deleteSecretByName, type SecretLevel } from "../../../services/secrets/secrets.ts";
 
 /**
  * The Actions secret operations every level shares (organization, repository, user): create or
  * update (one PUT, 201 when created, 204 when updated) and delete by name. A level says where its
- * secrets live and who may touch them; `level` runs its checks (404, then 403, as Gitea orders them)
- * and names the level the operation acts on, so each level's delete reaches only its own secrets.
+ * secrets live and who may touch them: `access` declares what the runner resolves and checks (404,
+ * then 403, as Gitea orders them; a level not yet declaring its resource runs those checks in
+ * `level`), and `level` names the level the operation acts on, from what was resolved, so each
+ * level's delete reaches only its own secrets.
  */
-export interface SecretRouteLevel {
+export interface SecretRouteLevel<A extends Access = Access> {
   /** `Org`, `Repo` or `User`: Gitea's operationIds are `update{Name}Secret` and `delete{Name}Secret`. */
   name: string;
   /** The secrets collection, e.g. `/orgs/:org/actions/secrets`. */
@@ -17,15 +19,16 @@ export interface SecretRouteLevel {
   tag: string;
   /** Gitea's summary wording: "in an organization", "in a repository", "in a user scope". */
   where: string;
-  access: Access;
+  access: A;
   /** The collection path's own parameters (none for /user). */
   params: v.ObjectEntries;
-  level(ctx: OpContext<Record<string, string>, unknown, unknown>): SecretLevel;
+  level(ctx: SecretLevelContext<A>): SecretLevel;
 }
 
-type Ctx = OpContext<Record<string, string>, unknown, unknown>;
+/** What a level's `level` is handed: the request, and what its declaration resolved. */
+export type SecretLevelContext<A extends Access = Access> = OpContext<Record<string, string>, unknown, unknown> & Granted<A>;
 
-export function secretWriteOperations(l: SecretRouteLevel): AnyOperation[] {
+export function secretWriteOperations<const A extends Access>(l: SecretRouteLevel<A>): AnyOperation[] {
   const params = v.object({ ...l.params, ...SecretNameParam });
   const base = { tag: l.tag, access: l.access, params };
   return [
@@ -38,7 +41,7 @@ export function secretWriteOperations(l: SecretRouteLevel): AnyOperation[] {
       body: CreateOrUpdateSecretOption,
       responses: { 201: null, 204: null },
       handler: (ctx) => {
-        const level = l.level(ctx as Ctx);
+        const level = l.level(ctx as SecretLevelContext<A>);
         // Gitea binds the body (422) before its handler checks the name (400).
         const body = ctx.body;
         const { created } = createOrUpdateSecret(ctx.env, level, ctx.params.secretname, body.data, body.description ?? "");
@@ -53,7 +56,7 @@ export function secretWriteOperations(l: SecretRouteLevel): AnyOperation[] {
       summary: `Delete a secret ${l.where}`,
       responses: { 204: null },
       handler: (ctx) => {
-        deleteSecretByName(ctx.env, l.level(ctx as Ctx), ctx.params.secretname);
+        deleteSecretByName(ctx.env, l.level(ctx as SecretLevelContext<A>), ctx.params.secretname);
         return reply.noContent();
       },
     }),

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { operation, reply, Reply, type Access, type AnyOperation, type OpContext } from "../../route.ts";
+import { operation, reply, Reply, type Access, type AnyOperation, type Granted, type OpContext } from "../../route.ts";
 import { PageQuery } from "../../schemas/common.ts";
 import { ActionVariable, CreateVariableOption, UpdateVariableOption, VariableNameParam } from "../../schemas/action-variable.ts";
 import {
@@ -15,10 +15,11 @@ import { toAPIVariable } from "../../../convert/action-variable.ts";
 /**
  * The Actions variable operations every level shares (organization, repository, user): list, get,
  * create (POST, 201, 409 when the name exists), update (PUT, 204, may rename) and delete. A level
- * says where its variables live and who may touch them; `level` runs its checks (404, then 403, as
- * Gitea's middleware orders them, before the body is bound) and names the level acted on.
+ * says where its variables live and who may touch them: `access` declares what the runner resolves
+ * and checks (404, then 403, as Gitea's middleware orders them, before the body is bound; a level not
+ * yet declaring its resource runs those checks in `level`), and `level` names the level acted on.
  */
-export interface VariableRouteLevel {
+export interface VariableRouteLevel<A extends Access = Access> {
   /** `Org`, `Repo` or `User`, as in Gitea's operationIds (`get{Name}VariablesList`...). */
   name: string;
   /** The variables collection, e.g. `/orgs/:org/actions/variables`. */
@@ -26,15 +27,16 @@ export interface VariableRouteLevel {
   tag: string;
   /** Gitea's summaries, which differ in wording from level to level. */
   summaries: { list: string; get: string; create: string; update: string; delete: string };
-  access: Access;
+  access: A;
   /** The collection path's own parameters (none for /user). */
   params: v.ObjectEntries;
-  level(ctx: OpContext<Record<string, string>, unknown, unknown>): VariableLevel;
+  level(ctx: VariableLevelContext<A>): VariableLevel;
 }
 
-type Ctx = OpContext<Record<string, string>, unknown, unknown>;
+/** What a level's `level` is handed: the request, and what its declaration resolved. */
+export type VariableLevelContext<A extends Access = Access> = OpContext<Record<string, string>, unknown, unknown> & Granted<A>;
 
-export function variableOperations(l: VariableRouteLevel): AnyOperation[] {
+export function variableOperations<const A extends Access>(l: VariableRouteLevel<A>): AnyOperation[] {
   const one = { tag: l.tag, access: l.access, params: v.object({ ...l.params, ...VariableNameParam }) };
   const item = `${l.path}/:variablename`;
   return [
@@ -50,7 +52,7 @@ export function variableOperations(l: VariableRouteLevel): AnyOperation[] {
       query: PageQuery,
       responses: { 200: v.array(ActionVariable) },
       handler: (ctx) => {
-        const level = l.level(ctx as Ctx);
+        const level = l.level(ctx as VariableLevelContext<A>);
         const { items, total } = listVariables(ctx.env, level, ctx.page());
         // Gitea 1.25 sets X-Total-Count only on all three lists (no Link header).
         return new Reply(200, items.map(toAPIVariable), {
@@ -66,7 +68,7 @@ export function variableOperations(l: VariableRouteLevel): AnyOperation[] {
       operationId: `get${l.name}Variable`,
       summary: l.summaries.get,
       responses: { 200: ActionVariable },
-      handler: (ctx) => reply.ok(toAPIVariable(getVariable(ctx.env, l.level(ctx as Ctx), ctx.params.variablename))),
+      handler: (ctx) => reply.ok(toAPIVariable(getVariable(ctx.env, l.level(ctx as VariableLevelContext<A>), ctx.params.variablename))),
     }),
     operation({
       ...one,
@@ -77,7 +79,7 @@ export function variableOperations(l: VariableRouteLevel): AnyOperation[] {
       body: CreateVariableOption,
       responses: { 201: null },
       handler: (ctx) => {
-        const level = l.level(ctx as Ctx);
+        const level = l.level(ctx as VariableLevelContext<A>);
         const body = ctx.body; // bound (422) before the handler's own checks, as in Gitea
         createVariable(ctx.env, level, ctx.params.variablename, body.value, body.description ?? "");
         return new Reply(201);
@@ -92,7 +94,7 @@ export function variableOperations(l: VariableRouteLevel): AnyOperation[] {
       body: UpdateVariableOption,
       responses: { 204: null },
       handler: (ctx) => {
-        const level = l.level(ctx as Ctx);
+        const level = l.level(ctx as VariableLevelContext<A>);
         const body = ctx.body;
         updateVariable(ctx.env, level, ctx.params.variablename, {
           name: body.name ?? undefined,
@@ -110,7 +112,7 @@ export function variableOperations(l: VariableRouteLevel): AnyOperation[] {
       summary: l.summaries.delete,
       responses: { 204: null },
       handler: (ctx) => {
-        deleteVariableByName(ctx.env, l.level(ctx as Ctx), ctx.params.variablename);
+        deleteVariableByName(ctx.env, l.level(ctx as VariableLevelContext<A>), ctx.params.variablename);
         return reply.noContent();
       },
     }),

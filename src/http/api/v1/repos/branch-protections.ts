@@ -21,17 +21,14 @@ import {
 import type { ProtectedBranchRule } from "../../../../services/protection/rules.ts";
 import type { RepoContext } from "../../../../services/repo/lookup.ts";
 import type { Env } from "../../../../services/env.ts";
-import type { Principal } from "../../../../auth/principal.ts";
 import { toAPIBranchProtection } from "../../../../convert/branch-protection.ts";
-import { repoFromPath } from "./context.ts";
-import { requireRepoAdmin } from "./repo.ts";
 
-/** Gitea's reqToken then reqAdmin on the whole group, after the repository was found. */
-function adminRepo(env: Env, principal: Principal | undefined, url: URL, params: { owner: string; repo: string }): RepoContext {
-  const rc = repoFromPath(env, principal, url, params);
-  requireRepoAdmin(principal, rc.perm.isAdmin());
-  return rc;
-}
+/**
+ * Gitea's reqToken then reqAdmin on the whole group, after the repository was found. Create and
+ * edit refuse an archived repository in the service: Gitea binds the body (422) before its
+ * mustNotBeArchived (423), which a declaration, checked before the body is read, cannot order.
+ */
+const admin = { scope: "repository", signIn: true, repo: { admin: true } } as const;
 
 const json = (env: Env, rc: RepoContext, rule: ProtectedBranchRule) => toAPIBranchProtection(rule, whitelistNames(env, rc, rule));
 
@@ -80,11 +77,10 @@ export const branchProtectionOperations: AnyOperation[] = [
     operationId: "repoListBranchProtection",
     tag: "repository",
     summary: "List branch protections for a repository",
-    access: { scope: "repository", signIn: true },
+    access: admin,
     params: RepoParams,
     responses: { 200: v.array(BranchProtection) },
-    handler: ({ env, principal, params, url }) => {
-      const rc = adminRepo(env, principal, url, params);
+    handler: ({ env, repo: rc }) => {
       return listProtections(env, rc).map((r) => json(env, rc, r));
     },
   }),
@@ -94,12 +90,11 @@ export const branchProtectionOperations: AnyOperation[] = [
     operationId: "repoCreateBranchProtection",
     tag: "repository",
     summary: "Create a branch protections for a repository",
-    access: { scope: "repository", signIn: true },
+    access: admin,
     params: RepoParams,
     body: CreateBranchProtectionOption,
     responses: { 201: BranchProtection },
-    handler: ({ env, principal, params, url, body }) => {
-      const rc = adminRepo(env, principal, url, params);
+    handler: ({ env, repo: rc, body }) => {
       return reply.created(json(env, rc, createProtection(env, rc, inputOf(body))));
     },
   }),
@@ -109,12 +104,11 @@ export const branchProtectionOperations: AnyOperation[] = [
     operationId: "repoUpdateBranchProtectionPriories",
     tag: "repository",
     summary: "Update the priorities of branch protections for a repository.",
-    access: { scope: "repository", signIn: true },
+    access: admin,
     params: RepoParams,
     body: UpdateBranchProtectionPriories,
     responses: { 204: null },
-    handler: ({ env, principal, params, url, body }) => {
-      const rc = adminRepo(env, principal, url, params);
+    handler: ({ env, repo: rc, body }) => {
       setProtectionPriorities(env, rc, body.ids ?? []);
       return reply.noContent();
     },
@@ -125,11 +119,10 @@ export const branchProtectionOperations: AnyOperation[] = [
     operationId: "repoGetBranchProtection",
     tag: "repository",
     summary: "Get a specific branch protection for the repository",
-    access: { scope: "repository", signIn: true },
+    access: admin,
     params: ProtectionParams,
     responses: { 200: BranchProtection },
-    handler: ({ env, principal, params, url }) => {
-      const rc = adminRepo(env, principal, url, params);
+    handler: ({ env, repo: rc, params }) => {
       return json(env, rc, getProtection(env, rc, params.name));
     },
   }),
@@ -139,12 +132,11 @@ export const branchProtectionOperations: AnyOperation[] = [
     operationId: "repoEditBranchProtection",
     tag: "repository",
     summary: "Edit a branch protections for a repository. Only fields that are set will be changed",
-    access: { scope: "repository", signIn: true },
+    access: admin,
     params: ProtectionParams,
     body: EditBranchProtectionOption,
     responses: { 200: BranchProtection },
-    handler: ({ env, principal, params, url, body }) => {
-      const rc = adminRepo(env, principal, url, params);
+    handler: ({ env, repo: rc, params, body }) => {
       return json(env, rc, editProtection(env, rc, params.name, inputOf(body)));
     },
   }),
@@ -154,11 +146,10 @@ export const branchProtectionOperations: AnyOperation[] = [
     operationId: "repoDeleteBranchProtection",
     tag: "repository",
     summary: "Delete a specific branch protection for the repository",
-    access: { scope: "repository", signIn: true },
+    access: admin,
     params: ProtectionParams,
     responses: { 204: null },
-    handler: ({ env, principal, params, url }) => {
-      const rc = adminRepo(env, principal, url, params);
+    handler: ({ env, repo: rc, params }) => {
       deleteProtection(env, rc, params.name);
       return reply.noContent();
     },

@@ -15,8 +15,6 @@ import {
 } from "../../../../services/repo/collaborators.ts";
 import { NotFound, Unauthorized } from "../../../../lib/errors.ts";
 import type { Principal } from "../../../../auth/principal.ts";
-import { repoFromPath } from "./context.ts";
-import { requireRepoAdmin } from "./repo.ts";
 
 /** Gitea's reqToken inside a repository group: after the repository was found, so private ones stay 404. */
 export function requireToken(principal: Principal | undefined): asserts principal is Principal {
@@ -32,6 +30,14 @@ export function totalOnly(items: unknown[], total: number): Reply {
   return new Reply(200, items, totalHeaders(total));
 }
 
+/**
+ * Reading collaborators: Gitea's reqToken on the group, after the repository was found (its
+ * reqAnyRepoReader is the lookup's own 404).
+ */
+const signedIn = { scope: "repository", signIn: false, repo: { doer: true } } as const;
+/** Adding and removing them: reqToken, then reqAdmin. */
+const admin = { scope: "repository", signIn: false, repo: { admin: true } } as const;
+
 export const collaboratorOperations: AnyOperation[] = [
   operation({
     method: "GET",
@@ -39,16 +45,13 @@ export const collaboratorOperations: AnyOperation[] = [
     operationId: "repoListCollaborators",
     tag: "repository",
     summary: "List a repository's collaborators",
-    access: { scope: "repository", signIn: false },
+    access: signedIn,
     params: RepoParams,
     query: PageQuery,
     responses: { 200: v.array(User) },
-    handler: (ctx) => {
-      const rc = repoFromPath(ctx.env, ctx.principal, ctx.url, ctx.params);
-      requireToken(ctx.principal);
-      const { rows, total } = listCollaborators(ctx.env, rc.repo, ctx.page());
-      const doer = ctx.principal.user;
-      return totalOnly(rows.map((u) => toAPIUser(ctx.env.settings, u, doer)), total);
+    handler: ({ env, repo: rc, doer, page }) => {
+      const { rows, total } = listCollaborators(env, rc.repo, page());
+      return totalOnly(rows.map((u) => toAPIUser(env.settings, u, doer)), total);
     },
   }),
   operation({
@@ -57,12 +60,10 @@ export const collaboratorOperations: AnyOperation[] = [
     operationId: "repoCheckCollaborator",
     tag: "repository",
     summary: "Check if a user is a collaborator of a repository",
-    access: { scope: "repository", signIn: false },
+    access: signedIn,
     params: CollaboratorParams,
     responses: { 204: null },
-    handler: ({ env, principal, url, params }) => {
-      const rc = repoFromPath(env, principal, url, params);
-      requireToken(principal);
+    handler: ({ env, repo: rc, params }) => {
       if (!isCollaborator(env, rc.repo, params.collaborator)) throw new NotFound();
       return reply.noContent();
     },
@@ -73,15 +74,12 @@ export const collaboratorOperations: AnyOperation[] = [
     operationId: "repoAddCollaborator",
     tag: "repository",
     summary: "Add or Update a collaborator to a repository",
-    access: { scope: "repository", signIn: false },
+    access: admin,
     params: CollaboratorParams,
     body: AddCollaboratorOption,
     responses: { 204: null },
-    handler: (ctx) => {
-      const { env, principal, url, params } = ctx;
-      const rc = repoFromPath(env, principal, url, params);
-      requireRepoAdmin(principal, rc.perm.isAdmin());
-      putCollaborator(env, rc.repo, params.collaborator, ctx.body.permission ?? undefined);
+    handler: ({ env, repo: rc, params, body }) => {
+      putCollaborator(env, rc.repo, params.collaborator, body.permission ?? undefined);
       return reply.noContent();
     },
   }),
@@ -91,12 +89,10 @@ export const collaboratorOperations: AnyOperation[] = [
     operationId: "repoDeleteCollaborator",
     tag: "repository",
     summary: "Delete a collaborator from a repository",
-    access: { scope: "repository", signIn: false },
+    access: admin,
     params: CollaboratorParams,
     responses: { 204: null },
-    handler: ({ env, principal, url, params }) => {
-      const rc = repoFromPath(env, principal, url, params);
-      requireRepoAdmin(principal, rc.perm.isAdmin());
+    handler: ({ env, repo: rc, params }) => {
       removeCollaborator(env, rc.repo, params.collaborator);
       return reply.noContent();
     },
@@ -107,13 +103,11 @@ export const collaboratorOperations: AnyOperation[] = [
     operationId: "repoGetRepoPermissions",
     tag: "repository",
     summary: "Get repository permissions for a user",
-    access: { scope: "repository", signIn: false },
+    access: signedIn,
     params: CollaboratorParams,
     responses: { 200: RepoCollaboratorPermission },
-    handler: ({ env, principal, url, params }) => {
-      const rc = repoFromPath(env, principal, url, params);
-      requireToken(principal);
-      const { user, mode } = collaboratorPermission(env, rc, principal.user, params.collaborator);
+    handler: ({ env, repo: rc, doer, params }) => {
+      const { user, mode } = collaboratorPermission(env, rc, doer, params.collaborator);
       const name = accessModeName(mode);
       // Gitea renders the user as the repository owner would see them.
       return { permission: name, role_name: name, user: toAPIUser(env.settings, user, rc.owner) };

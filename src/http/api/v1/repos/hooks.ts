@@ -1,10 +1,9 @@
 import * as v from "valibot";
 import { operation, reply, type AnyOperation } from "../../../route.ts";
 import { RepoHookParams } from "../../../schemas/hook.ts";
-import { RepoPermission } from "../../../../services/access/permission.ts";
+import { RepoPermission, type Doer } from "../../../../services/access/permission.ts";
 import type { AccessModeValue } from "../../../../db/schema/index.ts";
 import type { Env } from "../../../../services/env.ts";
-import type { Principal } from "../../../../auth/principal.ts";
 import { repoTopics, type RepoContext } from "../../../../services/repo/lookup.ts";
 import { getBranch } from "../../../../services/repo/branches.ts";
 import { hookIdOf, requireHook } from "../../../../services/webhook/hooks.ts";
@@ -12,25 +11,19 @@ import { testHook } from "../../../../services/webhook/deliveries.ts";
 import { toAPIRepo, repoLinks } from "../../../../convert/repo.ts";
 import { toPayloadCommit } from "../../../../convert/branch.ts";
 import { toAPIUserWithAccess } from "../../../../convert/user.ts";
-import { repoFromPath } from "./context.ts";
-import { requireRepoAdmin } from "./repo.ts";
 import { hookCrudOperations, hookDeliveryOperations, hookListOperation, type HookLevel } from "../hook-routes.ts";
 
-/** Gitea's reqToken then reqAdmin on the hooks group, after the repository was found. */
-function adminRepo(env: Env, principal: Principal | undefined, url: URL, params: { owner: string; repo: string }): RepoContext {
-  const rc = repoFromPath(env, principal, url, params);
-  requireRepoAdmin(principal, rc.perm.isAdmin());
-  return rc;
-}
+/** Gitea's reqToken then reqAdmin on the hooks group, after the repository was found (hearth asks for the sign-in first). */
+const admin = { scope: "repository", signIn: true, repo: { admin: true } } as const;
 
-const level: HookLevel = {
+const level: HookLevel<typeof admin> = {
   name: "repo",
   path: "/repos/:owner/:repo/hooks",
   tag: "repository",
   summaryOwner: "a repository",
-  access: { scope: "repository", signIn: true },
+  access: admin,
   params: { owner: v.string(), repo: v.string() },
-  owner: ({ env, principal, url, params }) => ({ repoId: adminRepo(env, principal, url, params as { owner: string; repo: string }).repo.id }),
+  owner: ({ repo: rc }) => ({ repoId: rc.repo.id }),
 };
 
 const BRANCH_PREFIX = "refs/heads/";
@@ -40,7 +33,7 @@ const BRANCH_PREFIX = "refs/heads/";
  * branch; before = after = that commit), sent to this hook alone. An empty repository sends
  * nothing, as Gitea's handler does when there is no commit.
  */
-async function sendTestPush(env: Env, principal: Principal, rc: RepoContext, hookId: string, ref: string | undefined): Promise<void> {
+async function sendTestPush(env: Env, doer: Doer, rc: RepoContext, hookId: string, ref: string | undefined): Promise<void> {
   if (rc.repo.isEmpty) return;
   const fullRef = ref?.trim() || BRANCH_PREFIX + rc.repo.defaultBranch;
   const branchName = fullRef.startsWith(BRANCH_PREFIX) ? fullRef.slice(BRANCH_PREFIX.length) : fullRef;
@@ -49,7 +42,7 @@ async function sendTestPush(env: Env, principal: Principal, rc: RepoContext, hoo
   const commit = toPayloadCommit(env.settings, rc, branch);
   // The payload carries no one's permission: Gitea converts with AccessModeNone (0).
   const none = new RepoPermission(0 as AccessModeValue, rc.repo);
-  const sender = toAPIUserWithAccess(env.settings, principal.user, false);
+  const sender = toAPIUserWithAccess(env.settings, doer, false);
   const sha = branch.commit.id;
   const payload = {
     ref: fullRef,
@@ -75,13 +68,12 @@ export const repoHookOperations: AnyOperation[] = [
     operationId: "repoTestHook",
     tag: "repository",
     summary: "Test a push webhook",
-    access: { scope: "repository", signIn: true },
+    access: admin,
     params: RepoHookParams,
     query: v.object({ ref: v.optional(v.string()) }),
     responses: { 204: null },
-    handler: async ({ env, principal, url, params, query }) => {
-      const rc = adminRepo(env, principal, url, params);
-      await sendTestPush(env, principal!, rc, params.id, query.ref);
+    handler: async ({ env, repo: rc, doer, params, query }) => {
+      await sendTestPush(env, doer, rc, params.id, query.ref);
       return reply.noContent();
     },
   }),

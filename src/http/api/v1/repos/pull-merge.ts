@@ -6,15 +6,22 @@ import { RepoParams } from "../../../schemas/repo.ts";
 import { toAPIPullRequest } from "../../../../convert/pull.ts";
 import { pullView } from "../../../../services/pull/view.ts";
 import { pullMergedAs } from "../../../../services/pull/list.ts";
-import { pullFromPath } from "../../../../services/pull/lookup.ts";
 import { mergePullRequest } from "../../../../services/pull/merge-request.ts";
 import { cancelAutoMerge } from "../../../../services/pull/automerge.ts";
 import { updatePullBranch } from "../../../../services/pull/update.ts";
 import { MERGE_STYLES } from "../../../../services/pull/merge-styles.ts";
 import { NotFound } from "../../../../lib/errors.ts";
-import { repoFromPath } from "./context.ts";
-import { requireToken } from "./collaborators.ts";
-import { requireNotArchived } from "../issues/issues.ts";
+
+/** The merged pull request of a commit: the `/pulls` group's mustAllowPulls and reqRepoReader(Code). */
+const readPulls = { scope: "repository", signIn: false, repo: { read: "pulls" } } as const;
+/** The pull request of `:index`, under the same guards. */
+const readPull = { scope: "repository", signIn: false, repo: { read: "pulls" }, pull: true } as const;
+/**
+ * Merging, cancelling an auto merge, updating the head: signed in before the repository is looked up
+ * (as hearth has always answered), then mustNotBeArchived, then the pull request of `:index` with the
+ * group's guards.
+ */
+const changePull = { scope: "repository", signIn: true, repo: { notArchived: true }, pull: true } as const;
 
 const MergePullRequestOption = named(
   "MergePullRequestOption",
@@ -40,13 +47,12 @@ export const pullMergeOperations: AnyOperation[] = [
     operationId: "repoGetCommitPullRequest",
     tag: "repository",
     summary: "Get the merged pull request of the commit",
-    access: { scope: "repository", signIn: false },
+    access: readPulls,
     params: v.object({ ...RepoParams.entries, ref: v.string() }),
     responses: { 200: PullRequest, 404: null },
-    handler: async ({ env, principal, url, params }) => {
-      const rc = repoFromPath(env, principal, url, params);
+    handler: async ({ env, repo: rc, doer, params }) => {
       const found = pullMergedAs(env, rc, params.ref);
-      return toAPIPullRequest(env.settings, await pullView(env, principal?.user, rc, found.pull, found.issue), principal?.user);
+      return toAPIPullRequest(env.settings, await pullView(env, doer, rc, found.pull, found.issue), doer);
     },
   }),
   operation({
@@ -55,12 +61,10 @@ export const pullMergeOperations: AnyOperation[] = [
     operationId: "repoPullRequestIsMerged",
     tag: "repository",
     summary: "Check if a pull request has been merged",
-    access: { scope: "repository", signIn: false },
+    access: readPull,
     params: PullParams,
     responses: { 204: null, 404: null },
-    handler: (ctx) => {
-      const rc = repoFromPath(ctx.env, ctx.principal, ctx.url, ctx.params);
-      const pc = pullFromPath(ctx.env, rc, ctx.params.index);
+    handler: ({ pull: pc }) => {
       if (!pc.pull.hasMerged) throw new NotFound();
       return reply.noContent();
     },
@@ -71,18 +75,12 @@ export const pullMergeOperations: AnyOperation[] = [
     operationId: "repoMergePullRequest",
     tag: "repository",
     summary: "Merge a pull request",
-    access: { scope: "repository", signIn: false },
+    access: changePull,
     params: PullParams,
     body: MergePullRequestOption,
     responses: { 200: null, 201: null, 404: null, 405: null, 409: null, 423: null },
-    handler: async (ctx) => {
-      requireToken(ctx.principal);
-      const doer = ctx.principal.user;
-      const rc = repoFromPath(ctx.env, ctx.principal, ctx.url, ctx.params);
-      requireNotArchived(rc);
-      const pc = pullFromPath(ctx.env, rc, ctx.params.index);
-      const b = ctx.body;
-      const outcome = await mergePullRequest(ctx.env, doer, pc, {
+    handler: async ({ env, doer, pull: pc, body: b }) => {
+      const outcome = await mergePullRequest(env, doer, pc, {
         style: b.Do,
         title: b.MergeTitleField ?? undefined,
         message: b.MergeMessageField ?? undefined,
@@ -102,15 +100,11 @@ export const pullMergeOperations: AnyOperation[] = [
     operationId: "repoCancelScheduledAutoMerge",
     tag: "repository",
     summary: "Cancel the scheduled auto merge for the given pull request",
-    access: { scope: "repository", signIn: false },
+    access: changePull,
     params: PullParams,
     responses: { 204: null, 403: null, 404: null, 423: null },
-    handler: (ctx) => {
-      requireToken(ctx.principal);
-      const doer = ctx.principal.user;
-      const rc = repoFromPath(ctx.env, ctx.principal, ctx.url, ctx.params);
-      requireNotArchived(rc);
-      cancelAutoMerge(ctx.env, doer, pullFromPath(ctx.env, rc, ctx.params.index));
+    handler: ({ env, doer, pull: pc }) => {
+      cancelAutoMerge(env, doer, pc);
       return reply.noContent();
     },
   }),
@@ -120,16 +114,12 @@ export const pullMergeOperations: AnyOperation[] = [
     operationId: "repoUpdatePullRequest",
     tag: "repository",
     summary: "Merge PR's baseBranch into headBranch",
-    access: { scope: "repository", signIn: false },
+    access: changePull,
     params: PullParams,
     query: UpdateQuery,
     responses: { 200: null, 403: null, 404: null, 409: null, 422: null },
-    handler: async (ctx) => {
-      requireToken(ctx.principal);
-      const doer = ctx.principal.user;
-      const rc = repoFromPath(ctx.env, ctx.principal, ctx.url, ctx.params);
-      requireNotArchived(rc);
-      await updatePullBranch(ctx.env, doer, pullFromPath(ctx.env, rc, ctx.params.index), ctx.query.style ?? "merge");
+    handler: async ({ env, doer, pull: pc, query }) => {
+      await updatePullBranch(env, doer, pc, query.style ?? "merge");
       return new Reply(200);
     },
   }),

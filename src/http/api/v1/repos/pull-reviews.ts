@@ -12,28 +12,41 @@ import {
   SubmitPullReviewOptions,
 } from "../../../schemas/review.ts";
 import { toAPIPullReview, toAPIPullReviewComment, toAPIPullReviews } from "../../../../convert/review.ts";
-import { Forbidden } from "../../../../lib/errors.ts";
 import type { Env } from "../../../../services/env.ts";
 import type { ReviewRow, UserRow } from "../../../../db/schema/index.ts";
-import { pullFromPath, requirePullsReader, type PullContext } from "../../../../services/pull/lookup.ts";
+import { requirePullsReader, type PullContext } from "../../../../services/pull/lookup.ts";
 import {
   createReview,
   deleteReview,
   dismissReview,
   pullReviewFromPath,
+  requireReviewDismisser,
+  reviewFromPath,
   submitPendingReview,
 } from "../../../../services/pull/review.ts";
 import { changeReviewRequests } from "../../../../services/pull/review-requests.ts";
 import { listPullReviews, reviewCommentViews, reviewViews } from "../../../../services/pull/review-view.ts";
-import { repoFromPath } from "./context.ts";
-import { requireToken, totalHeaders } from "./collaborators.ts";
-import { requireNotArchived } from "../issues/issues.ts";
+import { totalHeaders } from "./collaborators.ts";
 
 function reviewJson(env: Env, pc: PullContext, review: ReviewRow, doer: UserRow | undefined) {
   return toAPIPullReview(env.settings, reviewViews(env, pc, [review])[0]!, doer);
 }
 
 const single = { params: PullReviewParams, tag: "repository" } as const;
+
+/** Reading reviews: the pull request of `:index`, under the `/pulls` group's mustAllowPulls and reqRepoReader(Code). */
+const readPull = { scope: "repository", signIn: false, repo: { read: "pulls" }, pull: true } as const;
+/**
+ * Reviewing, and asking for reviews: reqToken, then mustNotBeArchived (hearth's, before the group's
+ * guards as it has always answered), then the pull request of `:index` with the group's guards.
+ */
+const reviewPull = { scope: "repository", signIn: false, repo: { doer: true, notArchived: true }, pull: true } as const;
+/**
+ * Dismissing a review: reqToken and mustNotBeArchived, then the group's guards and the administrator
+ * asked by the handler, before the pull request or the review is looked up (a missing one is a 403
+ * for anyone else), which a declaration cannot order.
+ */
+const dismissal = { scope: "repository", signIn: false, repo: { doer: true, notArchived: true } } as const;
 
 export const pullReviewOperations: AnyOperation[] = [
   operation({
@@ -42,15 +55,14 @@ export const pullReviewOperations: AnyOperation[] = [
     operationId: "repoListPullReviews",
     tag: "repository",
     summary: "List all reviews for a pull request",
-    access: { scope: "repository", signIn: false },
+    access: readPull,
     params: PullParams,
     query: PageQuery,
     responses: { 200: v.array(PullReview) },
-    handler: ({ env, principal, url, params, page }) => {
-      const pc = pullFromPath(env, repoFromPath(env, principal, url, params), params.index);
+    handler: ({ env, pull: pc, doer, url, page }) => {
       // Gitea pages only when `page` is given; the count includes pending reviews the doer does not see.
       const { views, total } = listPullReviews(env, pc, url.searchParams.has("page") ? page() : undefined);
-      return reply.ok(toAPIPullReviews(env.settings, views, principal?.user), totalHeaders(total));
+      return reply.ok(toAPIPullReviews(env.settings, views, doer), totalHeaders(total));
     },
   }),
   operation({
@@ -59,16 +71,12 @@ export const pullReviewOperations: AnyOperation[] = [
     operationId: "repoCreatePullReview",
     tag: "repository",
     summary: "Create a review to an pull request",
-    access: { scope: "repository", signIn: false },
+    access: reviewPull,
     params: PullParams,
     body: CreatePullReviewOptions,
     responses: { 200: PullReview },
-    handler: async ({ env, principal, url, params, body }) => {
-      const rc = repoFromPath(env, principal, url, params);
-      requireToken(principal);
-      requireNotArchived(rc);
-      const pc = pullFromPath(env, rc, params.index);
-      const review = await createReview(env, principal.user, pc, {
+    handler: async ({ env, pull: pc, doer, body }) => {
+      const review = await createReview(env, doer, pc, {
         event: body.event ?? "",
         body: body.body ?? "",
         commitId: body.commit_id ?? "",
@@ -79,7 +87,7 @@ export const pullReviewOperations: AnyOperation[] = [
           line: (c.old_position ?? 0) > 0 ? -(c.old_position ?? 0) : (c.new_position ?? 0),
         })),
       });
-      return reviewJson(env, pc, review, principal.user);
+      return reviewJson(env, pc, review, doer);
     },
   }),
   operation({
@@ -88,12 +96,9 @@ export const pullReviewOperations: AnyOperation[] = [
     operationId: "repoGetPullReview",
     ...single,
     summary: "Get a specific review for a pull request",
-    access: { scope: "repository", signIn: false },
+    access: readPull,
     responses: { 200: PullReview },
-    handler: ({ env, principal, url, params }) => {
-      const { pc, review } = pullReviewFromPath(env, repoFromPath(env, principal, url, params), params.index, params.id, principal?.user);
-      return reviewJson(env, pc, review, principal?.user);
-    },
+    handler: ({ env, pull: pc, doer, params }) => reviewJson(env, pc, reviewFromPath(env, pc, params.id, doer), doer),
   }),
   operation({
     method: "POST",
@@ -101,16 +106,13 @@ export const pullReviewOperations: AnyOperation[] = [
     operationId: "repoSubmitPullReview",
     ...single,
     summary: "Submit a pending review to an pull request",
-    access: { scope: "repository", signIn: false },
+    access: reviewPull,
     body: SubmitPullReviewOptions,
     responses: { 200: PullReview },
-    handler: async ({ env, principal, url, params, body }) => {
-      const rc = repoFromPath(env, principal, url, params);
-      requireToken(principal);
-      requireNotArchived(rc);
-      const { pc, review } = pullReviewFromPath(env, rc, params.index, params.id, principal.user);
-      const done = await submitPendingReview(env, principal.user, pc, review, body.event ?? "", body.body ?? "");
-      return reviewJson(env, pc, done, principal.user);
+    handler: async ({ env, pull: pc, doer, params, body }) => {
+      const review = reviewFromPath(env, pc, params.id, doer);
+      const done = await submitPendingReview(env, doer, pc, review, body.event ?? "", body.body ?? "");
+      return reviewJson(env, pc, done, doer);
     },
   }),
   operation({
@@ -119,14 +121,10 @@ export const pullReviewOperations: AnyOperation[] = [
     operationId: "repoDeletePullReview",
     ...single,
     summary: "Delete a specific review from a pull request",
-    access: { scope: "repository", signIn: false },
+    access: reviewPull,
     responses: { 204: null },
-    handler: ({ env, principal, url, params }) => {
-      const rc = repoFromPath(env, principal, url, params);
-      requireToken(principal);
-      requireNotArchived(rc);
-      const { pc, review } = pullReviewFromPath(env, rc, params.index, params.id, principal.user);
-      deleteReview(env, principal.user, pc, review);
+    handler: ({ env, pull: pc, doer, params }) => {
+      deleteReview(env, doer, pc, reviewFromPath(env, pc, params.id, doer));
       return reply.noContent();
     },
   }),
@@ -136,11 +134,11 @@ export const pullReviewOperations: AnyOperation[] = [
     operationId: "repoGetPullReviewComments",
     ...single,
     summary: "Get a specific review for a pull request",
-    access: { scope: "repository", signIn: false },
+    access: readPull,
     responses: { 200: v.array(PullReviewComment) },
-    handler: ({ env, principal, url, params }) => {
-      const { pc, review } = pullReviewFromPath(env, repoFromPath(env, principal, url, params), params.index, params.id, principal?.user);
-      return reviewCommentViews(env, pc, review).map((c) => toAPIPullReviewComment(env.settings, c, principal?.user));
+    handler: ({ env, pull: pc, doer, params }) => {
+      const review = reviewFromPath(env, pc, params.id, doer);
+      return reviewCommentViews(env, pc, review).map((c) => toAPIPullReviewComment(env.settings, c, doer));
     },
   }),
   ...[true, false].map((dismiss) =>
@@ -150,20 +148,17 @@ export const pullReviewOperations: AnyOperation[] = [
       operationId: dismiss ? "repoDismissPullReview" : "repoUnDismissPullReview",
       ...single,
       summary: dismiss ? "Dismiss a review for a pull request" : "Cancel to dismiss a review for a pull request",
-      access: { scope: "repository", signIn: false },
+      access: dismissal,
       ...(dismiss ? { body: DismissPullReviewOptions } : {}),
       responses: { 200: PullReview },
-      handler: ({ env, principal, url, params, body }) => {
-        const rc = repoFromPath(env, principal, url, params);
-        requireToken(principal);
-        requireNotArchived(rc);
+      handler: ({ env, repo: rc, doer, params, body }) => {
+        // The group's guards and the administrator, before the request and the review (see dismissal).
         requirePullsReader(rc);
-        // Gitea checks this before it looks for the request or the review.
-        if (!rc.perm.isAdmin()) throw new Forbidden("Must be repo admin");
-        const { pc, review } = pullReviewFromPath(env, rc, params.index, params.id, principal.user);
+        requireReviewDismisser(rc);
+        const { pc, review } = pullReviewFromPath(env, rc, params.index, params.id, doer);
         const opts = (body ?? {}) as { message?: string | null; priors?: boolean | null };
-        const done = dismissReview(env, principal.user, pc, review, { dismiss, message: opts.message ?? "", priors: opts.priors ?? false });
-        return reviewJson(env, pc, done, principal.user);
+        const done = dismissReview(env, doer, pc, review, { dismiss, message: opts.message ?? "", priors: opts.priors ?? false });
+        return reviewJson(env, pc, done, doer);
       },
     }),
   ),
@@ -174,18 +169,14 @@ export const pullReviewOperations: AnyOperation[] = [
       operationId: add ? "repoCreatePullReviewRequests" : "repoDeletePullReviewRequests",
       tag: "repository",
       summary: add ? "create review requests for a pull request" : "cancel review requests for a pull request",
-      access: { scope: "repository", signIn: false },
+      access: reviewPull,
       params: PullParams,
       body: PullReviewRequestOptions,
       responses: add ? { 201: v.array(PullReview) } : { 204: null },
-      handler: ({ env, principal, url, params, body }) => {
-        const rc = repoFromPath(env, principal, url, params);
-        requireToken(principal);
-        requireNotArchived(rc);
-        const pc = pullFromPath(env, rc, params.index);
-        const made = changeReviewRequests(env, principal.user, pc, body.reviewers ?? [], body.team_reviewers ?? [], add);
+      handler: ({ env, pull: pc, doer, body }) => {
+        const made = changeReviewRequests(env, doer, pc, body.reviewers ?? [], body.team_reviewers ?? [], add);
         if (!add) return reply.noContent();
-        return reply.created(toAPIPullReviews(env.settings, reviewViews(env, pc, made), principal.user));
+        return reply.created(toAPIPullReviews(env.settings, reviewViews(env, pc, made), doer));
       },
     }),
   ),

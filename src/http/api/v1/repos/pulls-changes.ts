@@ -6,10 +6,11 @@ import { paginationHeaders, type Page } from "../../../pagination.ts";
 import { toAPIChangedFile } from "../../../../convert/pull.ts";
 import { toAPICommit } from "../../../../convert/commit.ts";
 import { pullCommits, pullFiles } from "../../../../services/pull/changes.ts";
-import { pullFromPath } from "../../../../services/pull/lookup.ts";
 import type { Env } from "../../../../services/env.ts";
-import { repoFromPath } from "./context.ts";
 import { addressOf } from "./commits.ts";
+
+/** The pull request of `:index`: Gitea's mustAllowPulls and reqRepoReader(Code) on the `/pulls` group. */
+const readPull = { scope: "repository", signIn: false, repo: { read: "pulls" }, pull: true } as const;
 
 /** Gitea's list headers of these two endpoints: Link and X-Total-Count, plus X-Page, X-PerPage, X-PageCount, X-HasMore. */
 function listReply(env: Env, url: URL, items: unknown[], total: number, page: Page): Reply {
@@ -32,12 +33,11 @@ export const pullChangeOperations: AnyOperation[] = [
     operationId: "repoGetPullRequestFiles",
     tag: "repository",
     summary: "Get changed files for a pull request",
-    access: { scope: "repository", signIn: false },
+    access: readPull,
     params: PullParams,
     query: PullFilesQuery,
     responses: { 200: v.array(ChangedFile) },
-    handler: async ({ env, principal, url, params, query, page }) => {
-      const pc = pullFromPath(env, repoFromPath(env, principal, url, params), params.index);
+    handler: async ({ env, pull: pc, url, query, page }) => {
       const p = page();
       const result = await pullFiles(env, pc, { skipTo: query["skip-to"], whitespace: query.whitespace, offset: p.offset, limit: p.limit });
       const head = result.headRepo ?? pc;
@@ -51,17 +51,15 @@ export const pullChangeOperations: AnyOperation[] = [
     operationId: "repoGetPullRequestCommits",
     tag: "repository",
     summary: "Get commits for a pull request",
-    access: { scope: "repository", signIn: false },
+    access: readPull,
     params: PullParams,
     query: PullCommitsQuery,
     responses: { 200: CommitList },
-    handler: async ({ env, principal, url, params, query, page }) => {
-      const rc = repoFromPath(env, principal, url, params);
-      const pc = pullFromPath(env, rc, params.index);
+    handler: async ({ env, repo: rc, pull: pc, doer, url, query, page }) => {
       const p = page();
       const result = await pullCommits(env, pc, p, { files: optionOn(query.files), verification: optionOn(query.verification) });
       const address = addressOf(env, rc);
-      const items = result.items.map((c) => toAPICommit(env.settings, address, c, principal?.user));
+      const items = result.items.map((c) => toAPICommit(env.settings, address, c, doer));
       return listReply(env, url, items, result.total, p);
     },
   }),

@@ -14,22 +14,32 @@ import { toAPIPullRequest } from "../../../../convert/pull.ts";
 import { createPull } from "../../../../services/pull/create.ts";
 import { editPull } from "../../../../services/pull/edit.ts";
 import { listPullRequests, pinnedPullRequests, pullByBaseHead } from "../../../../services/pull/list.ts";
-import { pullFromPath, requirePullsReader } from "../../../../services/pull/lookup.ts";
+import { requirePullsReader, type PullContext } from "../../../../services/pull/lookup.ts";
 import { pullView, pullViews } from "../../../../services/pull/view.ts";
 import { pullDiffOrPatch } from "../../../../services/pull/changes.ts";
 import { Invalid } from "../../../../lib/errors.ts";
 import { parseDateTime } from "../../../../lib/time.ts";
-import type { Principal } from "../../../../auth/principal.ts";
+import type { Doer } from "../../../../services/access/permission.ts";
 import type { Env } from "../../../../services/env.ts";
 import type { RepoContext } from "../../../../services/repo/lookup.ts";
 import type { IssueRow, PullRequestRow } from "../../../../db/schema/index.ts";
-import { repoFromPath, wildcard } from "./context.ts";
-import { requireToken } from "./collaborators.ts";
-import { requireNotArchived } from "../issues/issues.ts";
+import { wildcard } from "./context.ts";
 import { pullChangeOperations } from "./pulls-changes.ts";
 
-async function pullJson(env: Env, rc: RepoContext, principal: Principal | undefined, pull: PullRequestRow, issue: IssueRow) {
-  return toAPIPullRequest(env.settings, await pullView(env, principal?.user, rc, pull, issue), principal?.user);
+/** Reading pull requests: Gitea's mustAllowPulls and reqRepoReader(Code) on the `/pulls` group. */
+const readPulls = { scope: "repository", signIn: false, repo: { read: "pulls" } } as const;
+/** Reading one pull request of `:index` (its lookup asks the same, then 404 for another index). */
+const readPull = { scope: "repository", signIn: false, repo: { read: "pulls" }, pull: true } as const;
+/**
+ * Creating one: reqToken and mustNotBeArchived, found before the group's guards as hearth has always
+ * answered (Gitea runs mustAllowPulls and reqRepoReader(Code) first), so the handler asks those after.
+ */
+const createPulls = { scope: "repository", signIn: false, repo: { doer: true, notArchived: true } } as const;
+/** Editing one: reqToken and mustNotBeArchived, then the pull request of `:index` with the group's guards. */
+const editPulls = { scope: "repository", signIn: false, repo: { doer: true, notArchived: true }, pull: true } as const;
+
+async function pullJson(env: Env, rc: RepoContext, doer: Doer | undefined, pull: PullRequestRow, issue: IssueRow) {
+  return toAPIPullRequest(env.settings, await pullView(env, doer, rc, pull, issue), doer);
 }
 
 /** A request body's date, or a 422 as Gitea's binding. */
@@ -48,8 +58,7 @@ function endOfDay(value: string): number {
 }
 
 /** `{index}.diff` / `{index}.patch` (Gitea's repoDownloadPullDiffOrPatch), as text/plain. */
-async function diffOrPatch(env: Env, rc: RepoContext, index: string, kind: string, binary: boolean): Promise<Response> {
-  const pc = pullFromPath(env, rc, index);
+async function diffOrPatch(env: Env, pc: PullContext, kind: string, binary: boolean): Promise<Response> {
   const text = await pullDiffOrPatch(env, pc, kind === "patch", binary);
   return new Response(new Uint8Array(text), {
     status: 200,
@@ -64,12 +73,12 @@ export const pullOperations: AnyOperation[] = [
     operationId: "repoListPullRequests",
     tag: "repository",
     summary: "List a repo's pull requests",
-    access: { scope: "repository", signIn: false },
+    access: readPulls,
     params: RepoParams,
     query: PullListQuery,
     responses: { 200: v.array(PullRequest) },
     handler: async (ctx) => {
-      const rc = repoFromPath(ctx.env, ctx.principal, ctx.url, ctx.params);
+      const rc = ctx.repo;
       const page = ctx.page();
       // `labels` may repeat (Gitea's collectionFormat multi); anything not a number is a 500 in Gitea, ignored here.
       const labels = ctx.url.searchParams
@@ -87,8 +96,8 @@ export const pullOperations: AnyOperation[] = [
         offset: page.offset,
         limit: page.limit,
       });
-      const views = await pullViews(ctx.env, ctx.principal?.user, rc, rows);
-      return ctx.list(views.map((view) => toAPIPullRequest(ctx.env.settings, view, ctx.principal?.user)), total, page);
+      const views = await pullViews(ctx.env, ctx.doer, rc, rows);
+      return ctx.list(views.map((view) => toAPIPullRequest(ctx.env.settings, view, ctx.doer)), total, page);
     },
   }),
   operation({
@@ -97,17 +106,16 @@ export const pullOperations: AnyOperation[] = [
     operationId: "repoCreatePullRequest",
     tag: "repository",
     summary: "Create a pull request",
-    access: { scope: "repository", signIn: false },
+    access: createPulls,
     params: RepoParams,
     body: CreatePullRequestOption,
     responses: { 201: PullRequest },
     handler: async (ctx) => {
-      const rc = repoFromPath(ctx.env, ctx.principal, ctx.url, ctx.params);
-      requireToken(ctx.principal);
-      requireNotArchived(rc);
+      const rc = ctx.repo;
+      // The group's guards, after the sign-in and the archive (see createPulls).
       requirePullsReader(rc);
       const b = ctx.body;
-      const { pull, issue } = await createPull(ctx.env, ctx.principal.user, rc, {
+      const { pull, issue } = await createPull(ctx.env, ctx.doer, rc, {
         head: b.head,
         base: b.base,
         title: b.title,
@@ -118,7 +126,7 @@ export const pullOperations: AnyOperation[] = [
         milestone: b.milestone ?? undefined,
         deadlineUnix: b.due_date ? unixOf(b.due_date) : undefined,
       });
-      return reply.created(await pullJson(ctx.env, rc, ctx.principal, pull, issue));
+      return reply.created(await pullJson(ctx.env, rc, ctx.doer, pull, issue));
     },
   }),
   operation({
@@ -127,13 +135,12 @@ export const pullOperations: AnyOperation[] = [
     operationId: "repoListPinnedPullRequests",
     tag: "repository",
     summary: "List a repo's pinned pull requests",
-    access: { scope: "repository", signIn: false },
+    access: readPulls,
     params: RepoParams,
     responses: { 200: v.array(PullRequest) },
-    handler: async ({ env, principal, url, params }) => {
-      const rc = repoFromPath(env, principal, url, params);
-      const views = await pullViews(env, principal?.user, rc, pinnedPullRequests(env, rc));
-      return views.map((view) => toAPIPullRequest(env.settings, view, principal?.user));
+    handler: async ({ env, repo: rc, doer }) => {
+      const views = await pullViews(env, doer, rc, pinnedPullRequests(env, rc));
+      return views.map((view) => toAPIPullRequest(env.settings, view, doer));
     },
   }),
   operation({
@@ -144,13 +151,13 @@ export const pullOperations: AnyOperation[] = [
     operationId: "repoGetPullRequestByBaseHead",
     tag: "repository",
     summary: "Get a pull request by base and head",
-    access: { scope: "repository", signIn: false },
+    // `:index` is the base branch here, not a pull request: the repository alone is declared.
+    access: readPulls,
     params: v.object({ owner: v.string(), repo: v.string(), index: v.string(), "*": v.string() }),
     responses: { 200: PullRequest },
-    handler: async ({ env, principal, url, params }) => {
-      const rc = repoFromPath(env, principal, url, params);
+    handler: async ({ env, repo: rc, doer, params }) => {
       const { pull, issue } = pullByBaseHead(env, rc, params.index, wildcard(params));
-      return pullJson(env, rc, principal, pull, issue);
+      return pullJson(env, rc, doer, pull, issue);
     },
   }),
   operation({
@@ -159,14 +166,10 @@ export const pullOperations: AnyOperation[] = [
     operationId: "repoGetPullRequest",
     tag: "repository",
     summary: "Get a pull request",
-    access: { scope: "repository", signIn: false },
+    access: readPull,
     params: PullParams,
     responses: { 200: PullRequest },
-    handler: async ({ env, principal, url, params }) => {
-      const rc = repoFromPath(env, principal, url, params);
-      const pc = pullFromPath(env, rc, params.index);
-      return pullJson(env, rc, principal, pc.pull, pc.issue);
-    },
+    handler: async ({ env, repo: rc, pull: pc, doer }) => pullJson(env, rc, doer, pc.pull, pc.issue),
   }),
   operation({
     method: "GET",
@@ -175,14 +178,11 @@ export const pullOperations: AnyOperation[] = [
     operationId: "repoDownloadPullDiffOrPatch",
     tag: "repository",
     summary: "Get a pull request diff or patch",
-    access: { scope: "repository", signIn: false },
+    access: readPull,
     params: v.object({ ...PullParams.entries, diffType: v.picklist(["diff", "patch"]) }),
     query: PullGetQuery,
     responses: { 200: v.string(), 404: null },
-    handler: async ({ env, principal, url, params, query }) => {
-      const rc = repoFromPath(env, principal, url, params);
-      return diffOrPatch(env, rc, params.index, params.diffType, parseGoBool(query.binary));
-    },
+    handler: ({ env, pull: pc, params, query }) => diffOrPatch(env, pc, params.diffType, parseGoBool(query.binary)),
   }),
   operation({
     method: "PATCH",
@@ -190,15 +190,11 @@ export const pullOperations: AnyOperation[] = [
     operationId: "repoEditPullRequest",
     tag: "repository",
     summary: "Update a pull request. If using deadline only the date will be taken into account, and time of day ignored.",
-    access: { scope: "repository", signIn: false },
+    access: editPulls,
     params: PullParams,
     body: EditPullRequestOption,
     responses: { 201: PullRequest },
     handler: async (ctx) => {
-      const rc = repoFromPath(ctx.env, ctx.principal, ctx.url, ctx.params);
-      requireToken(ctx.principal);
-      requireNotArchived(rc);
-      const pc = pullFromPath(ctx.env, rc, ctx.params.index);
       const b = ctx.body;
       let deadlineUnix: number | undefined;
       let unsetDueDate = b.unset_due_date ?? undefined;
@@ -206,7 +202,7 @@ export const pullOperations: AnyOperation[] = [
         deadlineUnix = endOfDay(b.due_date);
         if (deadlineUnix === 0) unsetDueDate = true;
       }
-      const pull = await editPull(ctx.env, ctx.principal.user, pc, {
+      const { pull, issue } = await editPull(ctx.env, ctx.doer, ctx.pull, {
         title: b.title ?? undefined,
         body: b.body ?? undefined,
         base: b.base ?? undefined,
@@ -219,9 +215,8 @@ export const pullOperations: AnyOperation[] = [
         unsetDueDate,
         allowMaintainerEdit: b.allow_maintainer_edit ?? undefined,
       });
-      const issue = pullFromPath(ctx.env, rc, ctx.params.index).issue;
       // Gitea answers an edit with 201.
-      return reply.created(await pullJson(ctx.env, rc, ctx.principal, pull, issue));
+      return reply.created(await pullJson(ctx.env, ctx.repo, ctx.doer, pull, issue));
     },
   }),
   ...pullChangeOperations,

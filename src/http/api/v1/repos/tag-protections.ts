@@ -14,17 +14,13 @@ import {
 import type { ProtectedTagRule } from "../../../../services/protection/tag-rules.ts";
 import type { RepoContext } from "../../../../services/repo/lookup.ts";
 import type { Env } from "../../../../services/env.ts";
-import type { Principal } from "../../../../auth/principal.ts";
 import { toAPITagProtection } from "../../../../convert/tag-protection.ts";
-import { repoFromPath } from "./context.ts";
-import { requireRepoAdmin } from "./repo.ts";
 
-/** Gitea's reqToken then reqAdmin on the whole group, after the repository was found. */
-function adminRepo(env: Env, principal: Principal | undefined, url: URL, params: { owner: string; repo: string }): RepoContext {
-  const rc = repoFromPath(env, principal, url, params);
-  requireRepoAdmin(principal, rc.perm.isAdmin());
-  return rc;
-}
+/**
+ * Gitea's reqToken then reqAdmin on the whole group, after the repository was found. Create and
+ * edit refuse an archived repository in the service, after the body was bound, as Gitea orders it.
+ */
+const admin = { scope: "repository", signIn: true, repo: { admin: true } } as const;
 
 const json = (env: Env, rc: RepoContext, rule: ProtectedTagRule) => toAPITagProtection(rule, tagAllowlistNames(env, rc, rule));
 
@@ -41,11 +37,10 @@ export const tagProtectionOperations: AnyOperation[] = [
     operationId: "repoListTagProtection",
     tag: "repository",
     summary: "List tag protections for a repository",
-    access: { scope: "repository", signIn: true },
+    access: admin,
     params: RepoParams,
     responses: { 200: v.array(TagProtection) },
-    handler: ({ env, principal, params, url }) => {
-      const rc = adminRepo(env, principal, url, params);
+    handler: ({ env, repo: rc }) => {
       return listTagProtections(env, rc).map((r) => json(env, rc, r));
     },
   }),
@@ -55,12 +50,11 @@ export const tagProtectionOperations: AnyOperation[] = [
     operationId: "repoCreateTagProtection",
     tag: "repository",
     summary: "Create a tag protections for a repository",
-    access: { scope: "repository", signIn: true },
+    access: admin,
     params: RepoParams,
     body: CreateTagProtectionOption,
     responses: { 201: TagProtection },
-    handler: ({ env, principal, params, url, body }) => {
-      const rc = adminRepo(env, principal, url, params);
+    handler: ({ env, repo: rc, body }) => {
       return reply.created(json(env, rc, createTagProtection(env, rc, inputOf(body))));
     },
   }),
@@ -70,11 +64,10 @@ export const tagProtectionOperations: AnyOperation[] = [
     operationId: "repoGetTagProtection",
     tag: "repository",
     summary: "Get a specific tag protection for the repository",
-    access: { scope: "repository", signIn: true },
+    access: admin,
     params: TagProtectionParams,
     responses: { 200: TagProtection },
-    handler: ({ env, principal, params, url }) => {
-      const rc = adminRepo(env, principal, url, params);
+    handler: ({ env, repo: rc, params }) => {
       return json(env, rc, getTagProtection(env, rc, params.id));
     },
   }),
@@ -84,12 +77,11 @@ export const tagProtectionOperations: AnyOperation[] = [
     operationId: "repoEditTagProtection",
     tag: "repository",
     summary: "Edit a tag protections for a repository. Only fields that are set will be changed",
-    access: { scope: "repository", signIn: true },
+    access: admin,
     params: TagProtectionParams,
     body: EditTagProtectionOption,
     responses: { 200: TagProtection },
-    handler: ({ env, principal, params, url, body }) => {
-      const rc = adminRepo(env, principal, url, params);
+    handler: ({ env, repo: rc, params, body }) => {
       return json(env, rc, editTagProtection(env, rc, params.id, inputOf(body)));
     },
   }),
@@ -99,11 +91,10 @@ export const tagProtectionOperations: AnyOperation[] = [
     operationId: "repoDeleteTagProtection",
     tag: "repository",
     summary: "Delete a specific tag protection for the repository",
-    access: { scope: "repository", signIn: true },
+    access: admin,
     params: TagProtectionParams,
     responses: { 204: null },
-    handler: ({ env, principal, params, url }) => {
-      const rc = adminRepo(env, principal, url, params);
+    handler: ({ env, repo: rc, params }) => {
       deleteTagProtection(env, rc, params.id);
       return reply.noContent();
     },

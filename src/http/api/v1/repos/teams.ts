@@ -8,9 +8,6 @@ import { changeRepoTeam, listRepoTeams, repoTeam } from "../../../../services/re
 import type { TeamRow } from "../../../../db/schema/index.ts";
 import type { Env } from "../../../../services/env.ts";
 import type { RepoContext } from "../../../../services/repo/lookup.ts";
-import { repoFromPath } from "./context.ts";
-import { requireToken } from "./collaborators.ts";
-import { requireRepoAdmin } from "./repo.ts";
 
 const RepoTeamParams = v.object({ ...RepoParams.entries, team: v.string() });
 
@@ -19,6 +16,14 @@ function teamsJson(env: Env, rc: RepoContext, rows: TeamRow[]) {
   return rows.map((t) => toAPITeam(env.settings, t, units.get(t.id) ?? [], rc.owner));
 }
 
+/**
+ * Reading a repository's teams: Gitea's reqToken on the group, after the repository was found (its
+ * reqAnyRepoReader is the lookup's own 404).
+ */
+const signedIn = { scope: "repository", signIn: false, repo: { doer: true } } as const;
+/** Adding and removing one: reqToken, then reqAdmin. */
+const admin = { scope: "repository", signIn: false, repo: { admin: true } } as const;
+
 export const repoTeamOperations: AnyOperation[] = [
   operation({
     method: "GET",
@@ -26,12 +31,10 @@ export const repoTeamOperations: AnyOperation[] = [
     operationId: "repoListTeams",
     tag: "repository",
     summary: "List a repository's teams",
-    access: { scope: "repository", signIn: false },
+    access: signedIn,
     params: RepoParams,
     responses: { 200: v.array(Team) },
-    handler: ({ env, principal, url, params }) => {
-      const rc = repoFromPath(env, principal, url, params);
-      requireToken(principal);
+    handler: ({ env, repo: rc }) => {
       return teamsJson(env, rc, listRepoTeams(env, rc));
     },
   }),
@@ -41,12 +44,10 @@ export const repoTeamOperations: AnyOperation[] = [
     operationId: "repoCheckTeam",
     tag: "repository",
     summary: "Check if a team is assigned to a repository",
-    access: { scope: "repository", signIn: false },
+    access: signedIn,
     params: RepoTeamParams,
     responses: { 200: Team },
-    handler: ({ env, principal, url, params }) => {
-      const rc = repoFromPath(env, principal, url, params);
-      requireToken(principal);
+    handler: ({ env, repo: rc, params }) => {
       return teamsJson(env, rc, [repoTeam(env, rc, params.team)])[0];
     },
   }),
@@ -57,12 +58,10 @@ export const repoTeamOperations: AnyOperation[] = [
       operationId: method === "PUT" ? "repoAddTeam" : "repoDeleteTeam",
       tag: "repository",
       summary: method === "PUT" ? "Add a team to a repository" : "Delete a team from a repository",
-      access: { scope: "repository", signIn: false },
+      access: admin,
       params: RepoTeamParams,
       responses: { 204: null },
-      handler: ({ env, principal, url, params }) => {
-        const rc = repoFromPath(env, principal, url, params);
-        requireRepoAdmin(principal, rc.perm.isAdmin());
+      handler: ({ env, repo: rc, params }) => {
         changeRepoTeam(env, rc, params.team, method === "PUT");
         return reply.noContent();
       },

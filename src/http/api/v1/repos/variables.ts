@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import type { AnyOperation } from "../../../route.ts";
-import { ownedRepo } from "./secrets.ts";
+import { repoLevel, repoOwner } from "./secrets.ts";
 import { variableOperations } from "../variable-routes.ts";
 
 /**
@@ -19,7 +19,7 @@ export const repoVariableOperations: AnyOperation[] = variableOperations({
     update: "Update a repo-level variable",
     delete: "Delete a repo-level variable",
   },
-  access: { scope: "repository", signIn: true },
+  access: repoOwner,
   params: { owner: v.string(), repo: v.string() },
-  level: ownedRepo,
+  level: repoLevel,
 });
