@@ -93,10 +93,12 @@ export async function handleGit(
     }
   }
 
-  const env_ = write
+  // decideGitAccess grants a push only to a doer; the hooks must know who it is, never run without.
+  if (write && !principal) return challenge(env);
+  const env_ = write && principal
     ? {
         HEARTH_REPO_ID: String(decision.rc.repo.id),
-        HEARTH_PUSHER_ID: String(principal!.user.id),
+        HEARTH_PUSHER_ID: String(principal.user.id),
         HEARTH_INTERNAL_URL: env.settings.server.localRootUrl,
         HEARTH_INTERNAL_TOKEN: env.settings.security.internalToken,
         ...(env.settings.server.protocol === "http+unix" ? { HEARTH_INTERNAL_SOCKET: env.settings.server.httpAddr } : {}),

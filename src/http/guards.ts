@@ -8,13 +8,6 @@ export function rejectPublicOnly(principal: Principal | undefined): void {
   if (principal?.scope?.publicOnly) throw new Forbidden("this endpoint is not available for public-only tokens");
 }
 
-/** Gitea's reqSelfOrAdmin. */
-export function requireSelfOrAdmin(principal: Principal | undefined, target: UserRow): void {
-  if (!principal || (!principal.user.isAdmin && principal.user.id !== target.id)) {
-    throw new Forbidden("doer should be the site admin or be same as the contextUser");
-  }
-}
-
 /** Gitea's reqBasicOrRevProxyAuth: token management needs a password login (or a token sent as one). */
 export function requireBasicAuth(principal: Principal | undefined): void {
   if (!principal || (principal.method !== "basic" && principal.method !== "reverse_proxy")) {

@@ -30,8 +30,9 @@ export function enforceAccess(op: AnyOperation, principal: Principal | undefined
       );
     }
   }
-  if (signIn && !principal) throw new Unauthorized("token is required");
-  if (signIn === "admin" && !principal!.user.isAdmin) throw new Forbidden("user should be the site admin");
+  if (!signIn) return;
+  if (!principal) throw new Unauthorized("token is required");
+  if (signIn === "admin" && !principal.user.isAdmin) throw new Forbidden("user should be the site admin");
 }
 
 /** Runs one API operation: authenticate, check access, validate input, call the handler, shape the reply. */

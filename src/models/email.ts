@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, or, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, or } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
 import { emailAddresses, users, UserType, type EmailRow } from "../db/schema/index.ts";
 import { containsText } from "./like.ts";

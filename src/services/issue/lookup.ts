@@ -23,11 +23,6 @@ export function issueFromPath(env: Env, rc: RepoContext, index: string): IssueCo
   return { ...rc, issue };
 }
 
-/** Gitea's mustEnableIssuesOrPulls / reqRepoReader for the issue tracker as a whole. */
-export function requireTrackerReader(rc: RepoContext): void {
-  if (!rc.perm.canRead("issues") && !rc.perm.canRead("pulls")) throw new NotFound();
-}
-
 /**
  * Gitea's mustEnableIssues, where the pull requests do not count: 404 unless the issues unit is
  * readable (repository declarations only know the tracker as a whole, or a unit's 403).

@@ -20,13 +20,6 @@ export function throwIfRenamed(env: Env, name: string): void {
   if (target) throw new AccountMoved(name, target.name);
 }
 
-/** The organization if `viewer` may see it; an invisible one is reported as missing (404). */
-export function requireVisibleOrg(env: Env, viewer: UserRow | undefined, name: string): UserRow {
-  const org = requireOrg(env, name);
-  if (!canSeeOwner(env, org, viewer)) throw new NotFound();
-  return org;
-}
-
 export function isOrgOwner(env: Env, org: UserRow, user: UserRow): boolean {
   return orgs.isOrgOwner(env.db, org.id, user.id);
 }

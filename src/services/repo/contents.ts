@@ -8,7 +8,7 @@ import { checkProtectedRefs } from "../protection/push-check.ts";
 import { processPush } from "./push.ts";
 import { Visibility, type UserRow } from "../../db/schema/index.ts";
 import * as repos from "../../models/repo.ts";
-import { Conflict, Forbidden, HearthError, Invalid, NotFound, Unauthorized } from "../../lib/errors.ts";
+import { Conflict, Forbidden, Invalid, NotFound } from "../../lib/errors.ts";
 import { nowUnix, parseDateTime } from "../../lib/time.ts";
 import { commitFiles, isValidBranchName, RefMovedError, type FileWrite } from "../../git/commit-files.ts";
 import * as tree from "../../git/tree.ts";
@@ -20,21 +20,6 @@ import { parseLfsPointer } from "../../lib/lfs-pointer.ts";
 export type { CommitInfo, EntryKind, LastCommit } from "../../git/tree.ts";
 
 const NOT_FOUND = "The target couldn't be found.";
-
-// ---------------------------------------------------------------------------------------------
-// Permissions (Gitea's reqRepoReader(code), mustEnableEditor, reqToken, reqRepoWriter(code))
-
-
-/** Changing files, in Gitea's order of checks: readable, editable (not archived), signed in, writer. */
-export function requireFileEditor(rc: RepoContext, doer: UserRow | undefined): UserRow {
-  requireCodeReader(rc);
-  if (rc.repo.isArchived) throw new HearthError(423, "repo is not allowed to edit");
-  if (!doer) throw new Unauthorized("token is required");
-  if (!rc.perm.canWrite("code") && !rc.perm.isAdmin()) {
-    throw new Forbidden("user should have a permission to write to a repo");
-  }
-  return doer;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Refs and paths

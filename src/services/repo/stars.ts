@@ -4,9 +4,7 @@ import { Visibility, type RepoRow, type UserRow } from "../../db/schema/index.ts
 import * as starModel from "../../models/star.ts";
 import * as users from "../../models/user.ts";
 import { nowUnix } from "../../lib/time.ts";
-import { Forbidden, NotFound } from "../../lib/errors.ts";
-import { requireUser } from "../user/account.ts";
-import { requireViewableAccount } from "../user/profile.ts";
+import { Forbidden } from "../../lib/errors.ts";
 import type { Paging } from "./list.ts";
 import { isPublicOnly, type Doer } from "../access/permission.ts";
 
@@ -48,15 +46,6 @@ export function listStarredRepos(env: Env, user: UserRow, viewer: Doer, page: Pa
   const { rows } = starModel.listStarredRepos(env.db, user.id, listingView(user, viewer), page.offset, page.limit);
   const fresh = users.getUserById(env.db, user.id);
   return { rows, total: fresh?.numStars ?? user.numStars };
-}
-
-/**
- * The `{username}` of /users/{username}/starred|subscriptions: Gitea's user assignment (404 for an
- * unknown user) and public-only token check (403), plus (unlike Gitea, whose route group lacks it) the
- * profile-visibility check, so a private account's lists stay private.
- */
-export function userForListing(env: Env, viewer: UserRow | undefined, username: string): UserRow {
-  return requireViewableAccount(env, requireUser(env, username), viewer);
 }
 
 /** Gitea's reqStarsEnabled: with `[repository] DISABLE_STARS` every star endpoint is a 403. */
