@@ -19,7 +19,7 @@ import { buildSettings } from "../src/config/settings.ts";
 import { parseIni } from "../src/config/ini-source.ts";
 import { openDatabase } from "../src/db/client.ts";
 import { createLogger } from "../src/lib/log.ts";
-import { createEnv } from "../src/services/env.ts";
+import { composeEnv } from "../src/compose.ts";
 import { createApp } from "../src/http/app.ts";
 import { createUser } from "../src/services/user/account.ts";
 import { createToken } from "../src/services/user/tokens.ts";
@@ -84,7 +84,7 @@ try {
     { workPath: dir, customPath: join(dir, "custom"), configFile: join(dir, "custom/conf/app.ini") },
   );
   const database = openDatabase(settings.database.path);
-  const env = createEnv(settings, database.db, createLogger("none"));
+  const env = composeEnv(settings, database.db, createLogger("none"));
   const app = createApp(env);
   env.queue.start();
   const user = await createUser(env, { username: "bench", email: "bench@example.com", password: "password123", isAdmin: false, mustChangePassword: false });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve, dirname } from "node:path";
 import { apiOperations } from "../src/http/api/v1/index.ts";
 import { scopeCategories } from "../src/http/route.ts";
@@ -24,6 +24,8 @@ interface Import {
   target: string;
   typeOnly: boolean;
   line: string;
+  /** The module specifier as written. */
+  spec?: string;
 }
 
 function importsOf(file: string): Import[] {
@@ -39,12 +41,87 @@ function importsOf(file: string): Import[] {
       const rel = relative(SRC, abs);
       target = rel.startsWith("..") ? rel : rel.split("/")[0]!.replace(/\.ts$/, "");
     }
-    out.push({ from: relative(SRC, file), layer, target, typeOnly: !!m[2], line: m[0].trim().split("\n")[0]! });
+    out.push({ from: relative(SRC, file), layer, target, typeOnly: !!m[2], line: m[0].trim().split("\n")[0]!, spec });
   }
   return out;
 }
 
 const imports = sourceFiles(SRC).flatMap(importsOf);
+
+/**
+ * Each module of src/ with the modules of src/ it needs at run time: `import type`, `export type`
+ * and imports whose every name is `type X` are erased by the compiler, so they cannot make a cycle.
+ */
+function runtimeImportGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of sourceFiles(SRC)) {
+    const text = readFileSync(file, "utf8");
+    const deps: string[] = [];
+    const re = /^\s*(?:import|export)\s+(type\s+)?(?:([^;"]*?)\s+from\s+)?"(\.[^"]+)"/gms;
+    for (const m of text.matchAll(re)) {
+      if (m[1]) continue;
+      const names = m[2]?.trim().match(/^\{([^}]*)\}$/s)?.[1];
+      if (names !== undefined && names.split(",").map((n) => n.trim()).filter(Boolean).every((n) => n.startsWith("type "))) continue;
+      deps.push(relative(SRC, resolve(dirname(file), m[3]!)));
+    }
+    graph.set(relative(SRC, file), deps);
+  }
+  return graph;
+}
+
+/** The cycles of the graph, one per strongly connected component (Tarjan), each printed as a closed path. */
+function importCycles(graph: Map<string, string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const components: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      component.push(w);
+    } while (w !== v);
+    if (component.length > 1 || graph.get(v)!.includes(v)) components.push(component);
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  // One concrete cycle per component: a shortest path back to its first module, inside the component.
+  return components.map((component) => {
+    const inside = new Set(component);
+    const start = component.sort()[0]!;
+    const from = new Map<string, string>();
+    const queue = [start];
+    while (queue.length) {
+      const v = queue.shift()!;
+      for (const w of graph.get(v)!) {
+        if (!inside.has(w)) continue;
+        if (w === start) {
+          const path = [start];
+          for (let u: string | undefined = v; u !== undefined && u !== start; u = from.get(u)) path.splice(1, 0, u);
+          return [...path, start];
+        }
+        if (!from.has(w)) (from.set(w, v), queue.push(w));
+      }
+    }
+    return component;
+  });
+}
+
 const violations = (pred: (i: Import) => boolean) => imports.filter(pred).map((i) => `${i.from}: ${i.line}`);
 
 describe("import rules (ARCHITECTURE.md)", () => {
@@ -64,19 +141,52 @@ describe("import rules (ARCHITECTURE.md)", () => {
     ).toEqual([]);
   });
 
-  test("services/ never import http/, convert/ or auth/ (who is calling is the front door's business; who may do what is services/access/)", () => {
-    expect(violations((i) => i.layer === "services" && ["http", "convert", "auth"].includes(i.target))).toEqual([]);
+  test("services/ never import http/ or auth/ (who is calling is the front door's business; who may do what is services/access/)", () => {
+    expect(violations((i) => i.layer === "services" && ["http", "auth"].includes(i.target))).toEqual([]);
   });
 
-  test("notify/ (event subscribers that build outward payloads) sits beside http/: it may use services and convert, never http", () => {
-    expect(violations((i) => i.layer === "notify" && i.target === "http")).toEqual([]);
-    expect(violations((i) => ["services", "models", "convert", "auth"].includes(i.layer) && i.target === "notify")).toEqual([]);
-  });
-
-  test("http/, convert/, notify/ and auth/ reach the data layer only through services (types excepted)", () => {
+  test("services/ import convert/ only in the webhook notifier (services/webhook/notifier/), whose payloads are Gitea's API JSON", () => {
     expect(
-      violations((i) => ["http", "convert", "notify", "auth"].includes(i.layer) && ["models", "db"].includes(i.target) && !i.typeOnly),
+      violations((i) => i.layer === "services" && i.target === "convert" && !i.from.startsWith("services/webhook/notifier/")),
     ).toEqual([]);
+  });
+
+  test("the webhook feature is one module: services/webhook/ (notifier, enqueue, deliver, formats); outside it only its hooks and deliveries API is used", () => {
+    expect(existsSync(join(SRC, "notify"))).toBe(false);
+    const inner = /\/services\/webhook\/((notifier|formats)\/|(enqueue|deliver)\.ts$)/;
+    expect(
+      violations(
+        (i) =>
+          !i.from.startsWith("services/webhook/") &&
+          i.from !== "compose.ts" &&
+          i.spec !== undefined &&
+          inner.test(resolve(dirname(join(SRC, i.from)), i.spec)),
+      ),
+    ).toEqual([]);
+  });
+
+  test("http/, convert/ and auth/ reach the data layer only through services (types excepted)", () => {
+    expect(
+      violations((i) => ["http", "convert", "auth"].includes(i.layer) && ["models", "db"].includes(i.target) && !i.typeOnly),
+    ).toEqual([]);
+  });
+
+  test("compose.ts, the composition root, is imported only by the CLI; it wires services and never imports http/", () => {
+    expect(violations((i) => i.target === "compose" && i.layer !== "cli")).toEqual([]);
+    expect(violations((i) => i.layer === "compose" && ["http", "convert", "auth"].includes(i.target))).toEqual([]);
+  });
+
+  test("queue handlers and event subscribers are wired per Env by the composition root, never at module level", () => {
+    const wiring = sourceFiles(SRC).flatMap((f) => {
+      const rel = relative(SRC, f);
+      const text = readFileSync(f, "utf8");
+      // Calls of the wiring functions (register…(env), subscribe…(env)) outside compose.ts...
+      const calls = rel === "compose.ts" ? [] : [...text.matchAll(/^(?!\s*(export\s+)?function ).*\b(register|subscribe)[A-Z]\w*\(env\).*$/gm)];
+      // ...and subscriptions or registrations made when a module loads (column 0: not inside a function).
+      const atLoad = [...text.matchAll(/^[A-Za-z_$][\w$.]*\.(subscribe|register)\(.*$/gm)];
+      return [...calls, ...atLoad].map((m) => `${rel}: ${m[0].trim()}`);
+    });
+    expect(wiring).toEqual([]);
   });
 
   test("config/ imports nothing of ours; lib/ only types from config/", () => {
@@ -89,7 +199,7 @@ describe("import rules (ARCHITECTURE.md)", () => {
 
   test("queue/ (the persistent work queue) uses the data layer and lib/ only: its handlers come from the services", () => {
     expect(
-      violations((i) => i.layer === "queue" && ["services", "http", "convert", "notify", "auth", "outbound"].includes(i.target)),
+      violations((i) => i.layer === "queue" && ["services", "http", "convert", "compose", "auth", "outbound"].includes(i.target)),
     ).toEqual([]);
     expect(violations((i) => ["models", "db", "lib"].includes(i.layer) && i.target === "queue")).toEqual([]);
   });
@@ -97,6 +207,11 @@ describe("import rules (ARCHITECTURE.md)", () => {
   test("outbound/ (calls to user-chosen URLs) imports lib/ only, and only it makes HTTP requests with node:http(s)", () => {
     expect(violations((i) => i.layer === "outbound" && /^[a-z]+(\/[a-z]+)?$/.test(i.target) && !["outbound", "lib"].includes(i.target))).toEqual([]);
     expect(violations((i) => i.layer !== "outbound" && /^node:(https?|dns|dns\/promises)$/.test(i.target))).toEqual([]);
+  });
+
+  test("no runtime import cycles in src/ (type-only imports are erased and do not count)", () => {
+    const cycles = importCycles(runtimeImportGraph());
+    expect(cycles.map((c) => c.join(" -> "))).toEqual([]);
   });
 
   test("only git/ spawns processes", () => {

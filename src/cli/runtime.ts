@@ -2,7 +2,8 @@ import type { Flag } from "./command.ts";
 import { loadConfig } from "../config/load.ts";
 import { openDatabase } from "../db/client.ts";
 import { createLogger } from "../lib/log.ts";
-import { createEnv, type Env } from "../services/env.ts";
+import type { Env } from "../services/env.ts";
+import { composeEnv } from "../compose.ts";
 
 export const configFlags: Flag[] = [
   { name: "config", short: "c", type: "string", description: "configuration file (default: {work-path}/custom/conf/app.ini)" },
@@ -16,7 +17,8 @@ export interface Runtime {
 }
 
 /**
- * Loads the configuration and opens the database the way the server does, for admin commands.
+ * Loads the configuration, opens the database and composes the environment (src/compose.ts), for
+ * the server and the admin commands alike.
  *
  * A missing SECRET_KEY / INTERNAL_TOKEN is generated and written to the config file here too, not
  * only by `web` (Gitea likewise saves a generated INTERNAL_TOKEN from any command): an admin command
@@ -36,7 +38,7 @@ export async function openRuntime(
   });
   const log = createLogger(settings.log.level);
   const database = openDatabase(settings.database.path);
-  return { env: createEnv(settings, database.db, log), close: () => database.close() };
+  return { env: composeEnv(settings, database.db, log), close: () => database.close() };
 }
 
 /** Runs `fn` against an opened runtime and always closes the database afterwards. */

@@ -1,6 +1,4 @@
 import { Elysia } from "elysia";
-import { startAutoMerge } from "../services/pull/automerge.ts";
-import { startWebhookNotifier } from "../notify/webhooks/index.ts";
 import type { Env } from "../services/env.ts";
 import { FailureLimiter } from "../auth/ratelimit.ts";
 import { apiOperations } from "./api/v1/index.ts";
@@ -22,11 +20,10 @@ import { serveAttachment } from "./attachment-download.ts";
 /**
  * Assembles the whole HTTP surface in one place: the /api/v1 operations (each declared once, in
  * http/api/v1), the Swagger 2.0 document generated from them, health, the API docs page and embedded
- * assets. Unknown /api paths answer Gitea's JSON 404.
+ * assets. Unknown /api paths answer Gitea's JSON 404. Only HTTP: `env` comes composed, its queue
+ * handlers and event subscribers wired (src/compose.ts).
  */
 export function createApp(env: Env) {
-  startAutoMerge();
-  startWebhookNotifier();
   const limiter = new FailureLimiter(
     env.settings.security.loginRateLimit,
     env.settings.security.loginRateWindowSeconds * 1000,

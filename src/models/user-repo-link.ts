@@ -1,7 +1,7 @@
 import { and, asc, count, eq } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
 import { repositories, stars, users, watches, type RepoRow, type UserRow } from "../db/schema/index.ts";
-import { repoVisibleCondition, type RepoView } from "./star.ts";
+import { repoVisibleCondition, type RepoView } from "./repo-visibility.ts";
 
 /** Stars and watches are the same shape: a user linked to a repository. One set of listings serves both. */
 export type UserRepoLink = typeof stars | typeof watches;

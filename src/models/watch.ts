@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
 import { listLinkedRepos, listLinkedUsers } from "./user-repo-link.ts";
 import { repositories, watches, type UserRow } from "../db/schema/index.ts";
-import type { RepoView } from "./star.ts";
+import type { RepoView } from "./repo-visibility.ts";
 
 export function isWatching(tx: Tx, uid: number, repoId: number): boolean {
   return (

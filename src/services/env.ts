@@ -4,11 +4,7 @@ import type { Logger } from "../lib/log.ts";
 import { SecretBox } from "../crypto/secretbox.ts";
 import { Housekeeper } from "./repo/housekeeping.ts";
 import { WorkQueue } from "../queue/work-queue.ts";
-import { registerWebhookDelivery } from "./webhook/deliver.ts";
-import { registerMailDelivery } from "./mail/deliver.ts";
-import { registerPushMirrorSync } from "./mirror/sync.ts";
-import { registerEventBus } from "./events/bus.ts";
-import { registerPushAnnouncements } from "./repo/push-events.ts";
+import { EventBus } from "./events/bus.ts";
 
 /** What every service call runs against: settings, the database and the logger of this process. */
 export interface Env {
@@ -32,10 +28,17 @@ export interface Env {
    * (`queue.start()`), not by admin commands, whose items wait in the database for the server.
    */
   queue: WorkQueue;
+  /** Who hears of the events on the events queue (in-app notifications, webhooks, mail, automerge). */
+  bus: EventBus;
 }
 
+/**
+ * The bare environment: no queue handler registered, nobody subscribed. Use the composition root
+ * (src/compose.ts), which builds this and wires the background work to it; only a test that needs
+ * to come between the two calls this directly.
+ */
 export function createEnv(settings: Settings, db: DB, log: Logger): Env {
-  const env: Env = {
+  return {
     settings,
     db,
     log,
@@ -46,11 +49,6 @@ export function createEnv(settings: Settings, db: DB, log: Logger): Env {
     tokenTouches: new Map(),
     housekeeper: new Housekeeper(log),
     queue: new WorkQueue(db, log),
+    bus: new EventBus(),
   };
-  registerEventBus(env);
-  registerPushAnnouncements(env);
-  registerWebhookDelivery(env);
-  registerMailDelivery(env);
-  registerPushMirrorSync(env);
-  return env;
 }

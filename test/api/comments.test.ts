@@ -3,6 +3,7 @@ import { makeTestApp } from "../support/app.ts";
 import { expectShape } from "../support/shape.ts";
 import { Comment } from "../../src/http/schemas/comment.ts";
 import { writeTx } from "../../src/db/client.ts";
+import { eventsIdle } from "../../src/services/events/bus.ts";
 import * as issueModel from "../../src/models/issue.ts";
 import * as commentModel from "../../src/models/comment.ts";
 
@@ -90,6 +91,8 @@ describe("create", () => {
 
   test("mentions of users who can read the issue are recorded; others are not", async () => {
     await ok("POST", `${base}/2/comments`, bobToken, { body: "ping @dave and @carol, not `@alice`" }, 201);
+    // Mentions are recorded with the comment's notifications, by a subscriber of the event bus.
+    await eventsIdle(t.env);
     const byDave = await ok("GET", `${base}?mentioned_by=dave&state=all`, aliceToken);
     expect(byDave.map((i: { number: number }) => i.number)).toEqual([2]);
     const byAlice = await ok("GET", `${base}?mentioned_by=alice&state=all`, aliceToken);
@@ -102,6 +105,7 @@ describe("create", () => {
 
   test("the issue's watchers are notified of the comment", async () => {
     await ok("POST", `${base}/1/comments`, carolToken, { body: "news for the poster" }, 201);
+    await eventsIdle(t.env); // notifications are written from the comment's event
     const threads = await ok("GET", "/api/v1/notifications?all=true", bobToken);
     expect(threads.some((n: { subject: { title: string } }) => n.subject.title === "First")).toBe(true);
   });

@@ -9,6 +9,7 @@ import { getRepoByOwner } from "../../src/models/repo.ts";
 import { getUserByName } from "../../src/models/user.ts";
 import { issueChanged } from "../../src/services/issue/hooks.ts";
 import { writeTx } from "../../src/db/client.ts";
+import { eventsIdle } from "../../src/services/events/bus.ts";
 
 const t = makeTestApp();
 const alice = await t.user("alice");
@@ -27,7 +28,24 @@ const tok = {
 };
 type Who = keyof typeof tok;
 
-const ok = t.ok.bind(t);
+/**
+ * Notifications are written by a subscriber of the event bus, after the change committed: each
+ * request here waits for the events recorded before it (and by it) to be handed on, as a reader
+ * a moment later would find them.
+ */
+const settled = () => eventsIdle(t.env);
+const ok: typeof t.ok = async (...args) => {
+  await settled();
+  const body = await t.ok(...args);
+  await settled();
+  return body;
+};
+const json: typeof t.json = async (...args) => {
+  await settled();
+  const r = await t.json(...args);
+  await settled();
+  return r;
+};
 
 /** Every thread of a user (read ones too), newest first. */
 async function threads(who: Who, query = "all=true"): Promise<any[]> {
@@ -216,7 +234,7 @@ describe("listing and filters", () => {
       ids.push(row.id);
     }
   });
-  const repoList = (q: string) => t.json("GET", `/api/v1/repos/alice/lists/notifications?${q}`, { token: tok.bob });
+  const repoList = (q: string) => json("GET", `/api/v1/repos/alice/lists/notifications?${q}`, { token: tok.bob });
   const idsOf = (body: { id: number }[]) => body.map((n) => n.id);
   const id = (i: number) => ids[i]!;
 
@@ -274,20 +292,20 @@ describe("marking threads", () => {
   const path = "/api/v1/repos/alice/lists/notifications";
 
   test("PUT moves matching threads (default: unread → read) and answers 205 with them", async () => {
-    const r = await t.json("PUT", path, { token: tok.bob });
+    const r = await json("PUT", path, { token: tok.bob });
     expect(r.status).toBe(205);
     expect(r.body).toHaveLength(2);
     for (const n of r.body) expect(n).toMatchObject({ unread: false, pinned: false });
     expectShape(r.body[0], NotificationThread);
-    const left = (await t.json("GET", `${path}?status-types=unread`, { token: tok.bob })).body;
+    const left = (await json("GET", `${path}?status-types=unread`, { token: tok.bob })).body;
     expect(left).toEqual([]);
   });
 
   test("status-types and to-status: read → unread moves the thread to the top", async () => {
-    const r = await t.json("PUT", `${path}?status-types=read&to-status=unread`, { token: tok.bob });
+    const r = await json("PUT", `${path}?status-types=read&to-status=unread`, { token: tok.bob });
     expect(r.status).toBe(205);
     expect(r.body).toHaveLength(3);
-    const list = (await t.json("GET", `${path}?all=true`, { token: tok.bob })).body;
+    const list = (await json("GET", `${path}?all=true`, { token: tok.bob })).body;
     expect(list.map((n: { unread: boolean; pinned: boolean }) => [n.unread, n.pinned])).toEqual([
       [true, false],
       [true, false],
@@ -301,19 +319,19 @@ describe("marking threads", () => {
     t.env.db.update(notifications).set({ updatedUnix: 5000 }).where(and(eq(notifications.userId, bob.id), eq(notifications.repoId, repo.id))).run();
     const latest = t.env.db.select().from(notifications).where(and(eq(notifications.userId, bob.id), eq(notifications.repoId, repo.id))).all()[0]!;
     t.env.db.update(notifications).set({ updatedUnix: 9000 }).where(eq(notifications.id, latest.id)).run();
-    const r = await t.json("PUT", `${path}?all=true&to-status=pinned&last_read_at=${new Date(6000 * 1000).toISOString()}`, { token: tok.bob });
+    const r = await json("PUT", `${path}?all=true&to-status=pinned&last_read_at=${new Date(6000 * 1000).toISOString()}`, { token: tok.bob });
     expect(r.status).toBe(205);
     expect(r.body).toHaveLength(3);
     expect(r.body.every((n: { pinned: boolean }) => n.pinned)).toBe(true);
-    const untouched = (await t.json("GET", `/api/v1/notifications/threads/${latest.id}`, { token: tok.bob })).body;
+    const untouched = (await json("GET", `/api/v1/notifications/threads/${latest.id}`, { token: tok.bob })).body;
     expect(untouched.pinned).toBe(false);
-    const bad = await t.json("PUT", `${path}?last_read_at=soon`, { token: tok.bob });
+    const bad = await json("PUT", `${path}?last_read_at=soon`, { token: tok.bob });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toContain('parsing time "soon"');
   });
 
   test("PUT /notifications covers every repository", async () => {
-    const r = await t.json("PUT", "/api/v1/notifications?all=true", { token: tok.bob });
+    const r = await json("PUT", "/api/v1/notifications?all=true", { token: tok.bob });
     expect(r.status).toBe(205);
     expect(new Set(r.body.map((n: { repository: { full_name: string } }) => n.repository.full_name))).toEqual(
       new Set(["alice/proj", "alice/lists"]),
@@ -324,13 +342,13 @@ describe("marking threads", () => {
 
   test("PATCH a thread: read by default, or the to-status given; 205 with the thread", async () => {
     const [n] = await threads("bob");
-    const unread = await t.json("PATCH", `/api/v1/notifications/threads/${n.id}?to-status=unread`, { token: tok.bob });
+    const unread = await json("PATCH", `/api/v1/notifications/threads/${n.id}?to-status=unread`, { token: tok.bob });
     expect(unread.status).toBe(205);
     expect(unread.body).toMatchObject({ id: n.id, unread: true, pinned: false });
     expect((await ok("GET", "/api/v1/notifications/new", tok.bob)).new).toBe(1);
-    const read = await t.json("PATCH", `/api/v1/notifications/threads/${n.id}`, { token: tok.bob });
+    const read = await json("PATCH", `/api/v1/notifications/threads/${n.id}`, { token: tok.bob });
     expect(read.body).toMatchObject({ id: n.id, unread: false, pinned: false });
-    const bogus = await t.json("PATCH", `/api/v1/notifications/threads/${n.id}?to-status=bogus`, { token: tok.bob });
+    const bogus = await json("PATCH", `/api/v1/notifications/threads/${n.id}?to-status=bogus`, { token: tok.bob });
     expect(bogus.body).toMatchObject({ unread: false, pinned: false });
   });
 });
@@ -348,15 +366,15 @@ describe("access", () => {
       ["PUT", `${proj}/notifications`],
     ];
     for (const [method, path] of calls) {
-      const r = await t.json(method, path);
+      const r = await json(method, path);
       expect({ method, path, status: r.status, message: r.body?.message }).toEqual({ method, path, status: 401, message: "token is required" });
     }
-    expect((await t.json("GET", "/api/v1/repos/alice/secret/notifications")).status).toBe(404);
-    expect((await t.json("PUT", "/api/v1/repos/alice/nope/notifications")).status).toBe(404);
+    expect((await json("GET", "/api/v1/repos/alice/secret/notifications")).status).toBe(404);
+    expect((await json("PUT", "/api/v1/repos/alice/nope/notifications")).status).toBe(404);
   });
 
   test("basic authentication counts as signed in", async () => {
-    const r = await t.json("GET", "/api/v1/notifications", { basic: ["dave", "password123"] });
+    const r = await json("GET", "/api/v1/notifications", { basic: ["dave", "password123"] });
     expect(r.status).toBe(200);
   });
 
@@ -370,17 +388,17 @@ describe("access", () => {
       ["GET", `/api/v1/notifications/threads/${n.id}`],
       ["GET", `${proj}/notifications`],
     ] as const) {
-      const denied = await t.json(method, path, { token: repoOnly });
+      const denied = await json(method, path, { token: repoOnly });
       expect({ path, status: denied.status }).toEqual({ path, status: 403 });
       expect(denied.body.message).toContain("read:notification");
-      expect((await t.json(method, path, { token: readOnly })).status).toBe(200);
+      expect((await json(method, path, { token: readOnly })).status).toBe(200);
     }
     for (const [method, path] of [
       ["PUT", "/api/v1/notifications"],
       ["PATCH", `/api/v1/notifications/threads/${n.id}`],
       ["PUT", `${proj}/notifications`],
     ] as const) {
-      const denied = await t.json(method, path, { token: readOnly });
+      const denied = await json(method, path, { token: readOnly });
       expect({ path, status: denied.status }).toEqual({ path, status: 403 });
       expect(denied.body.message).toContain("write:notification");
     }
@@ -389,24 +407,24 @@ describe("access", () => {
   test("someone else's thread is 403 (Gitea's message); a missing or malformed id is 404", async () => {
     const [n] = await threads("dave");
     for (const method of ["GET", "PATCH"]) {
-      const r = await t.json(method, `/api/v1/notifications/threads/${n.id}`, { token: tok.bob });
+      const r = await json(method, `/api/v1/notifications/threads/${n.id}`, { token: tok.bob });
       expect(r.status).toBe(403);
       expect(r.body.message).toBe(`only user itself and admin are allowed to read/change this thread ${n.id}`);
     }
-    const missing = await t.json("GET", "/api/v1/notifications/threads/99999", { token: tok.bob });
+    const missing = await json("GET", "/api/v1/notifications/threads/99999", { token: tok.bob });
     expect(missing.status).toBe(404);
     expect(missing.body.message).toBe("notification does not exist [id: 99999]");
-    const malformed = await t.json("PATCH", "/api/v1/notifications/threads/abc", { token: tok.bob });
+    const malformed = await json("PATCH", "/api/v1/notifications/threads/abc", { token: tok.bob });
     expect(malformed.status).toBe(404);
     expect(malformed.body.message).toBe("notification does not exist");
   });
 
   test("a site admin reads another user's thread but cannot change it (Gitea: 500; here 403)", async () => {
     const [n] = await threads("dave");
-    const read = await t.json("GET", `/api/v1/notifications/threads/${n.id}`, { token: tok.root });
+    const read = await json("GET", `/api/v1/notifications/threads/${n.id}`, { token: tok.root });
     expect(read.status).toBe(200);
     expect(read.body.id).toBe(n.id);
-    const change = await t.json("PATCH", `/api/v1/notifications/threads/${n.id}`, { token: tok.root });
+    const change = await json("PATCH", `/api/v1/notifications/threads/${n.id}`, { token: tok.root });
     expect(change.status).toBe(403);
     expect(change.body.message).toBe(`Can't change notification of another user: ${dave.id}, ${root.id}`);
   });
@@ -422,10 +440,10 @@ describe("access", () => {
     await ok("PATCH", "/api/v1/repos/alice/flip", tok.alice, { private: true });
     expect(await threadOf("eve", "flip", 1)).toBeUndefined();
     expect((await ok("GET", "/api/v1/notifications/new", tok.eve)).new).toBe(before - 1);
-    expect((await t.json("GET", `/api/v1/notifications/threads/${n.id}`, { token: tok.eve })).status).toBe(404);
-    expect((await t.json("PATCH", `/api/v1/notifications/threads/${n.id}`, { token: tok.eve })).status).toBe(404);
-    expect((await t.json("GET", "/api/v1/repos/alice/flip/notifications", { token: tok.eve })).status).toBe(404);
-    const marked = await t.json("PUT", "/api/v1/notifications?all=true&to-status=pinned", { token: tok.eve });
+    expect((await json("GET", `/api/v1/notifications/threads/${n.id}`, { token: tok.eve })).status).toBe(404);
+    expect((await json("PATCH", `/api/v1/notifications/threads/${n.id}`, { token: tok.eve })).status).toBe(404);
+    expect((await json("GET", "/api/v1/repos/alice/flip/notifications", { token: tok.eve })).status).toBe(404);
+    const marked = await json("PUT", "/api/v1/notifications?all=true&to-status=pinned", { token: tok.eve });
     expect(marked.body.some((m: { id: number }) => m.id === n.id)).toBe(false);
 
     // While she cannot read it, new issues do not create threads for her.
@@ -443,7 +461,7 @@ describe("access", () => {
     const n = await threadOf("dave", "proj", 1);
     await ok("PATCH", proj, tok.alice, { has_issues: false });
     expect(await threadOf("dave", "proj", 1)).toBeUndefined();
-    expect((await t.json("GET", `/api/v1/notifications/threads/${n.id}`, { token: tok.dave })).status).toBe(404);
+    expect((await json("GET", `/api/v1/notifications/threads/${n.id}`, { token: tok.dave })).status).toBe(404);
     await ok("PATCH", proj, tok.alice, { has_issues: true });
     expect((await ok("GET", `/api/v1/notifications/threads/${n.id}`, tok.dave)).id).toBe(n.id);
   });
@@ -454,7 +472,7 @@ describe("access", () => {
     await ok("POST", "/api/v1/repos/alice/secret/issues", tok.alice, { title: "Private matter" }, 201);
     expect(await threadOf("carol", "secret", 2)).toBeDefined();
     const publicOnly = t.token(carol, ["public-only", "read:notification"]);
-    const list = (await t.json("GET", "/api/v1/notifications?all=true", { token: publicOnly })).body;
+    const list = (await json("GET", "/api/v1/notifications?all=true", { token: publicOnly })).body;
     expect(list.length).toBeGreaterThan(0);
     expect(list.some((n: { repository: { private: boolean } }) => n.repository.private)).toBe(false);
   });

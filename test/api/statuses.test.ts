@@ -80,10 +80,10 @@ describe("create a commit status", () => {
     // Statuses stored by the tests before are announced first, before these listeners are added.
     await t.env.queue.idle(EVENTS_QUEUE);
     const seen: CommitStatusEvent[] = [];
-    const offBad = commitStatusEvents.subscribe(() => {
+    const offBad = t.env.bus.subscribe(commitStatusEvents, () => {
       throw new Error("boom");
     });
-    const off = commitStatusEvents.subscribe((_env, e) => {
+    const off = t.env.bus.subscribe(commitStatusEvents, (_env, e) => {
       seen.push(e);
     });
     const r = await post(main.slice(0, 10), { state: "warning", context: "listen" });

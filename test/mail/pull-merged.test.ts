@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { queueItems, UserType, type UserRow } from "../../src/db/schema/index.ts";
 import { createServer, type Socket } from "node:net";
 import { openDatabase } from "../../src/db/client.ts";
-import { createEnv } from "../../src/services/env.ts";
+import { composeEnv } from "../../src/compose.ts";
 import { MAIL_QUEUE } from "../../src/services/mail/deliver.ts";
 import { closeMail, flushMail } from "../../src/services/mail/outbox.ts";
 import { mailPullMerged, type PullMergedMail } from "../../src/services/mail/pull-merged.ts";
@@ -174,7 +174,7 @@ describe("mailPullMerged", () => {
     sink.mails.length = 0;
     const database = openDatabase(hung.settings.database.path);
     const settings = { ...hung.settings, mailer: { ...hung.settings.mailer, smtpPort: sink.port } };
-    const env2 = createEnv(settings, database.db, createLogger("none"));
+    const env2 = composeEnv(settings, database.db, createLogger("none"));
     env2.queue.start();
     await flushMail(env2);
     await env2.queue.stop();

@@ -4,7 +4,8 @@ import { openDatabase } from "../../src/db/client.ts";
 import { queueItems } from "../../src/db/schema/index.ts";
 import { createLogger } from "../../src/lib/log.ts";
 import type { MailMessage, RenderedMail } from "../../src/mail/message.ts";
-import { createEnv, type Env } from "../../src/services/env.ts";
+import type { Env } from "../../src/services/env.ts";
+import { composeEnv } from "../../src/compose.ts";
 import { MAIL_QUEUE } from "../../src/services/mail/deliver.ts";
 import { closeMail, flushMail, queueMail } from "../../src/services/mail/outbox.ts";
 import { makeTestApp } from "../support/app.ts";
@@ -82,7 +83,7 @@ describe("mail on the work queue", () => {
 
     // A new process on the same data directory sends them, in the order queued, unchanged.
     const database = openDatabase(app.settings.database.path);
-    const env2 = createEnv(app.settings, database.db, createLogger("none"));
+    const env2 = composeEnv(app.settings, database.db, createLogger("none"));
     env2.queue.start();
     await flushMail(env2);
     await env2.queue.stop();

@@ -6,7 +6,8 @@ import { buildSettings, type Settings } from "../../src/config/settings.ts";
 import { parseIni } from "../../src/config/ini-source.ts";
 import { openDatabase } from "../../src/db/client.ts";
 import { createLogger } from "../../src/lib/log.ts";
-import { createEnv, type Env } from "../../src/services/env.ts";
+import type { Env } from "../../src/services/env.ts";
+import { composeEnv } from "../../src/compose.ts";
 import { createApp } from "../../src/http/app.ts";
 import { rememberClientIp } from "../../src/http/client-ip.ts";
 import { createUser } from "../../src/services/user/account.ts";
@@ -55,7 +56,7 @@ export function makeTestApp(ini = "", opts: { listen?: boolean } = {}): TestApp 
   const dir = mkdtempSync(join(tmpdir(), "hearth-test-"));
   const settings = testSettings(dir, ini);
   const database = openDatabase(settings.database.path);
-  const env = createEnv(settings, database.db, createLogger("none"));
+  const env = composeEnv(settings, database.db, createLogger("none"));
   const app = createApp(env);
   env.queue.start();
   let baseUrl = ROOT_URL;

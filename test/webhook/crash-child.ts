@@ -9,6 +9,7 @@ import { writeSync } from "node:fs";
 import { openDatabase } from "../../src/db/client.ts";
 import { createLogger } from "../../src/lib/log.ts";
 import { createEnv } from "../../src/services/env.ts";
+import { wireEnv } from "../../src/compose.ts";
 import { createApp } from "../../src/http/app.ts";
 import { issueEvents } from "../../src/services/events/issue-events.ts";
 import { ROOT_URL, testSettings } from "../support/app.ts";
@@ -20,10 +21,11 @@ setTimeout(() => process.exit(3), 30_000);
 
 const settings = testSettings(dir, ini);
 const env = createEnv(settings, openDatabase(settings.database.path).db, createLogger("none"));
-// Subscribed before createApp subscribes the webhook notifier, so it hears of the event first.
-issueEvents.subscribe(() => {
+// Subscribed before the composition root subscribes the notifiers, so it hears of the event first.
+env.bus.subscribe(issueEvents, () => {
   process.kill(process.pid, "SIGKILL");
 });
+wireEnv(env);
 const app = createApp(env);
 env.queue.start();
 const res = await app.handle(

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { makeTestApp } from "../support/app.ts";
 import { openDatabase } from "../../src/db/client.ts";
-import { createEnv } from "../../src/services/env.ts";
+import { composeEnv } from "../../src/compose.ts";
 import { createLogger } from "../../src/lib/log.ts";
 import { HookContentType, hookTasks, queueItems, webhooks, type RepoRow, type UserRow } from "../../src/db/schema/index.ts";
 import { getHookTask, listHookTasks, listTaskAttempts } from "../../src/models/webhook.ts";
@@ -315,7 +315,7 @@ describe("surviving a restart", () => {
 
     // A new process on the same data directory.
     const database = openDatabase(app.settings.database.path);
-    const env2 = createEnv(app.settings, database.db, createLogger("none"));
+    const env2 = composeEnv(app.settings, database.db, createLogger("none"));
     env2.queue.start();
     await env2.queue.idle();
     await env2.queue.stop();
@@ -340,7 +340,7 @@ describe("surviving a restart", () => {
     expect(claimQueueItems(app.env.db, WEBHOOK_QUEUE, claimedAt, claimedAt + 300, 10)).toHaveLength(1);
 
     const database = openDatabase(app.settings.database.path);
-    const env2 = createEnv(app.settings, database.db, createLogger("none"));
+    const env2 = composeEnv(app.settings, database.db, createLogger("none"));
     const before = receiver.got.length;
     env2.queue.start();
     await sleep(150);
@@ -366,7 +366,7 @@ describe("surviving a restart", () => {
     expect(app.env.db.select().from(hookTasks).where(eq(hookTasks.hookId, hook.id)).all()).toHaveLength(7);
 
     const database = openDatabase(app.settings.database.path);
-    const env2 = createEnv(app.settings, database.db, createLogger("none"));
+    const env2 = composeEnv(app.settings, database.db, createLogger("none"));
     const before = receiver.got.length;
     env2.queue.start();
     await receiver.waitFor(before + 7);

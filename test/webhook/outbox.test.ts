@@ -5,7 +5,8 @@ import { makeTestApp } from "../support/app.ts";
 import { openDatabase, writeTx } from "../../src/db/client.ts";
 import { hookTasks, issues, queueItems, type RepoRow, type UserRow } from "../../src/db/schema/index.ts";
 import { createLogger } from "../../src/lib/log.ts";
-import { createEnv, type Env } from "../../src/services/env.ts";
+import type { Env } from "../../src/services/env.ts";
+import { composeEnv } from "../../src/compose.ts";
 import { claimQueueItems } from "../../src/models/queue.ts";
 import { EVENTS_QUEUE, HOLD_MS, releaseEvent } from "../../src/services/events/bus.ts";
 import { issueEvents } from "../../src/services/events/issue-events.ts";
@@ -61,7 +62,7 @@ const eventItems = (env: Env) => env.db.select().from(queueItems).where(eq(queue
 /** The server started again on the same database: its workers run what the last one left, then stop. */
 async function nextProcess(s: Setup): Promise<Env> {
   const database = openDatabase(s.t.settings.database.path);
-  const env = createEnv(s.t.settings, database.db, createLogger("none"));
+  const env = composeEnv(s.t.settings, database.db, createLogger("none"));
   env.queue.start();
   await env.queue.idle();
   await env.queue.stop();
@@ -161,7 +162,7 @@ describe("an event commits with its change, or not at all", () => {
 
   test("a failing subscriber neither fails the request nor keeps the hooks from the event", async () => {
     const s = await setup("failing");
-    const off = issueEvents.subscribe(() => {
+    const off = s.t.env.bus.subscribe(issueEvents, () => {
       throw new Error("subscriber failure");
     });
     try {

@@ -7,6 +7,10 @@ import type { Tx } from "../../db/client.ts";
  * crash or restart, and reaches the subscribers from the queue's worker, after the commit and
  * apart from the request. Delivery is at least once: an item cut short by a crash is run again,
  * so a subscriber may then see an event twice; none is lost.
+ *
+ * Who listens is decided by the composition root (src/compose.ts), once per Env: the subscribers
+ * live in the Env's `EventBus`, not in module state, so two environments in one process (tests)
+ * never hear each other's events and nothing is subscribed twice.
  */
 export const EVENTS_QUEUE = "events";
 
@@ -16,9 +20,13 @@ export interface Envelope {
   event: unknown;
 }
 
-/** A channel as the bus sees it: something that hands an event to its subscribers. */
-export interface Dispatcher {
-  dispatch(env: Env, event: unknown): Promise<void>;
+export type Listener<T> = (env: Env, event: T) => void | Promise<void>;
+
+/** A channel as the bus needs it: the name its items carry (the event type is the channel's). */
+export interface ChannelName<T> {
+  readonly name: string;
+  /** Never set: carries T so that subscribe can check the listener against the channel. */
+  readonly _event?: T;
 }
 
 /**
@@ -33,12 +41,48 @@ export interface HeldEvent {
   itemId: number;
 }
 
-const channels = new Map<string, Dispatcher>();
+/** The channels that exist (declared once each, at module load), to tell a typo from a quiet channel. */
+const channelNames = new Set<string>();
 
-/** Makes a channel known to the bus under its name, the name its items carry. */
-export function addChannel(name: string, dispatcher: Dispatcher): void {
-  if (channels.has(name)) throw new Error(`event channel ${name} exists already`);
-  channels.set(name, dispatcher);
+/** Declares a channel's name; a second channel of the same name is a programming error. */
+export function declareChannel(name: string): void {
+  if (channelNames.has(name)) throw new Error(`event channel ${name} exists already`);
+  channelNames.add(name);
+}
+
+/** The subscribers of one Env, by channel, in the order they subscribed. */
+export class EventBus {
+  private readonly listeners = new Map<string, Listener<unknown>[]>();
+
+  /** Subscribes `listener` to the channel; returns the unsubscribe function. */
+  subscribe<T>(channel: ChannelName<T>, listener: Listener<T>): () => void {
+    const list = this.listeners.get(channel.name) ?? [];
+    list.push(listener as Listener<unknown>);
+    this.listeners.set(channel.name, list);
+    return () => {
+      const at = list.indexOf(listener as Listener<unknown>);
+      if (at >= 0) list.splice(at, 1);
+    };
+  }
+
+  /**
+   * Hands the event to the channel's subscribers, one after another, each failure logged and
+   * contained: no subscriber keeps another from its event, and none is retried (retrying the item
+   * would repeat the event to the others).
+   */
+  async dispatch(env: Env, { channel, event }: Envelope): Promise<void> {
+    if (!channelNames.has(channel)) {
+      env.log.error("event of an unknown channel dropped", { channel });
+      return;
+    }
+    for (const listener of [...(this.listeners.get(channel) ?? [])]) {
+      try {
+        await listener(env, event);
+      } catch (err) {
+        env.log.error(`${channel} listener failed`, { error: (err as Error)?.stack ?? String(err) });
+      }
+    }
+  }
 }
 
 /** Puts the event on the bus inside `tx`; `held`: due only once released (or after HOLD_MS). */
@@ -67,20 +111,16 @@ export const FOREIGN_EVENTS_POLL_MS = 10_000;
 /**
  * Registers the bus's worker on the process's queue. One item at a time, oldest first (the queue
  * claims in order of due time, then id, and every transaction commits under one write lock), so
- * every subscriber sees the events in the order their changes committed. A subscriber that fails
- * is logged and skipped, never retried: retrying the item would repeat the event to the others.
+ * every subscriber sees the events in the order their changes committed.
  */
 export function registerEventBus(env: Env): void {
-  env.queue.register<Envelope>(
-    EVENTS_QUEUE,
-    async ({ channel, event }) => {
-      const dispatcher = channels.get(channel);
-      if (!dispatcher) {
-        env.log.error("event of an unknown channel dropped", { channel });
-        return;
-      }
-      await dispatcher.dispatch(env, event);
-    },
-    { concurrency: 1, pollMs: FOREIGN_EVENTS_POLL_MS },
-  );
+  env.queue.register<Envelope>(EVENTS_QUEUE, (envelope) => env.bus.dispatch(env, envelope), {
+    concurrency: 1,
+    pollMs: FOREIGN_EVENTS_POLL_MS,
+  });
+}
+
+/** Resolves once every event recorded so far has been handed to the subscribers (needs the workers running). */
+export function eventsIdle(env: Env): Promise<void> {
+  return env.queue.idle(EVENTS_QUEUE);
 }

@@ -1,7 +1,6 @@
 import type { Env } from "../env.ts";
-import { savepoint, type Tx } from "../../db/client.ts";
+import type { Tx } from "../../db/client.ts";
 import type { CommentRow, IssueRow, RepoRow, UserRow } from "../../db/schema/index.ts";
-import { notifyIssueEvent } from "../notification/issue-events.ts";
 import { issueEvents } from "../events/issue-events.ts";
 import type { HeldEvent } from "../events/bus.ts";
 
@@ -29,13 +28,11 @@ export type IssueEvent =
   | { kind: "deleted"; issue: IssueRow; repo: RepoRow };
 
 /**
- * Called by the issue services inside the transaction of the change: the in-app notifications are
- * written in it (a reader who sees the change sees them), and the event is put on the bus for the
- * webhooks and other subscribers. Notifications that fail are logged and rolled back alone; the
- * change stands.
+ * Called by the issue services inside the transaction of the change: the event is put on the bus
+ * with the change, for the in-app notifications, the webhooks and the other subscribers, which
+ * hear of it once it committed (a subscriber that fails is logged; the change stands).
  */
 export function issueChanged(tx: Tx, env: Env, event: IssueEvent): void {
-  notify(tx, env, event);
   issueEvents.emit(tx, env, event);
 }
 
@@ -44,15 +41,5 @@ export function issueChanged(tx: Tx, env: Env, event: IssueEvent): void {
  * check): the event is held back until the caller releases it (`releaseEvent`).
  */
 export function issueChangedHeld(tx: Tx, env: Env, event: IssueEvent): HeldEvent {
-  notify(tx, env, event);
   return issueEvents.hold(tx, env, event);
-}
-
-function notify(tx: Tx, env: Env, event: IssueEvent): void {
-  if (event.kind === "labels" || event.kind === "comment-edited" || event.kind === "comment-deleted") return;
-  try {
-    savepoint(tx, (sp) => notifyIssueEvent(sp, env, event));
-  } catch (err) {
-    env.log.error("notifications not recorded", { issue: event.issue.id, error: (err as Error)?.stack ?? String(err) });
-  }
 }

@@ -2,6 +2,7 @@ import type { Env } from "../env.ts";
 import { writeTx } from "../../db/client.ts";
 import type { MailMessage, RenderedMail } from "../../mail/message.ts";
 import { abandonSends, MAIL_QUEUE, renderFor, withoutRetryDelays } from "./deliver.ts";
+import { eventsIdle } from "../events/bus.ts";
 
 /**
  * Outgoing mail goes through the persistent work queue (`mail`), as Gitea keeps its mail queue in
@@ -30,11 +31,13 @@ export function queueMail(env: Env, messages: readonly MailMessage[]): number {
 }
 
 /**
- * Waits until queued mail is delivered or given up on; retries are not delayed meanwhile (for
+ * Waits until the events recorded so far have been handed on (the mail notifier queues mail from
+ * them) and queued mail is delivered or given up on; retries are not delayed meanwhile (for
  * tests). Needs the queue's workers running (`env.queue.start()`); at once once they are stopped.
  */
 export async function flushMail(env: Env): Promise<void> {
   if (!env.settings.mailer.enabled) return;
+  await eventsIdle(env);
   await withoutRetryDelays(env, async () => {
     env.queue.hurry(MAIL_QUEUE);
     await env.queue.idle(MAIL_QUEUE);

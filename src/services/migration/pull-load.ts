@@ -2,7 +2,7 @@ import { isHexId } from "../../git/reflist.ts";
 import { resolveCommits } from "../../git/pull-heads.ts";
 import { pullHeadRef } from "../../git/pull-refs.ts";
 import { FILES, reviewFile, type PullRequestRecord, type ReviewRecord } from "./format.ts";
-import { checkReactions, isValidRef, type Collector } from "./load.ts";
+import { checkReactions, isValidRef, type Collector } from "./checks.ts";
 
 /**
  * Reads and checks pull_request.yml and reviews/{n}.yml before anything is restored: the schemas

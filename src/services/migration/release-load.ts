@@ -1,7 +1,7 @@
 import { existsSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, sep } from "node:path";
 import { FILES, type ReleaseRecord } from "./format.ts";
-import { isValidRef, readChecked, type Collector } from "./load.ts";
+import { isValidRef, readChecked, type Collector } from "./checks.ts";
 
 /**
  * Reads and checks release.yml before anything is restored: the schema (release-schema.ts), then

@@ -27,7 +27,7 @@ interface Delivery {
  * - commented: the watchers and the users the comment mentions;
  * - deleted: the issue's threads go.
  * Nobody hears of their own doing, and nobody who cannot read the issue is told about it.
- * Runs inside the change's transaction `tx` (reads too: they see the change).
+ * Runs in a transaction `tx` of the bus's worker, after the change committed (subscriber.ts).
  */
 export function notifyIssueEvent(tx: Tx, env: Env, event: IssueEvent): void {
   if (event.kind === "deleted") {

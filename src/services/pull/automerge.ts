@@ -1,12 +1,14 @@
 /**
  * "Merge when checks succeed" (Gitea's services/automerge): a merge scheduled by a user, carried
  * out as that user once the base branch's required status checks pass on the head commit and the
- * request is otherwise mergeable. It is looked at when it is scheduled, when a status arrives
- * for a commit, and after each mergeability check; whoever scheduled it is mailed when it lands.
+ * request is otherwise mergeable. It is looked at when it is scheduled, and, as a subscriber of
+ * the event bus, when a status arrives for a commit, when a review approves the request and when
+ * a mergeability check finds it mergeable; whoever scheduled it is mailed when it lands (by the
+ * mail notifier, from the merge's event).
  */
 import type { Env } from "../env.ts";
 import { writeTx } from "../../db/client.ts";
-import { CommentType, type PullRequestRow, type UserRow } from "../../db/schema/index.ts";
+import { CommentType, ReviewType, type PullRequestRow, type UserRow } from "../../db/schema/index.ts";
 import * as autoMerges from "../../models/auto-merge.ts";
 import * as pulls from "../../models/pull.ts";
 import * as issues from "../../models/issue.ts";
@@ -16,17 +18,16 @@ import { nowUnix } from "../../lib/time.ts";
 import { readBranchHead } from "../../git/refs.ts";
 import { recordEvent } from "../issue/events.ts";
 import { commitStatusEvents } from "../status/events.ts";
-import { EVENTS_QUEUE } from "../events/bus.ts";
+import { eventsIdle } from "../events/bus.ts";
+import { pullCheckEvents, pullEvents } from "../events/pull-events.ts";
 import { latestStatuses, requiredContextsPass } from "../status/combine.ts";
 import { protectionRuleFor } from "../protection/rules.ts";
-import { mailPullMerged } from "../mail/pull-merged.ts";
 import { pullHeadCommit } from "./head-ref.ts";
 import { sideOf, type PullContext } from "./lookup.ts";
 import { checkPullMergeable } from "./merge-checks.ts";
 import { performMerge } from "./merge.ts";
 import { deleteHeadAfterMerge } from "./delete-head.ts";
 import { isMergeStyle } from "./merge-styles.ts";
-import { mergeRecipients } from "./merge-recipients.ts";
 
 export interface ScheduleInput {
   style: string;
@@ -79,7 +80,7 @@ export function queueAutoMerge(env: Env, pullId: number): void {
  * statuses announced on the event bus included: needs the queue's workers running.
  */
 export async function autoMergeIdle(env: Env): Promise<void> {
-  await env.queue.idle(EVENTS_QUEUE);
+  await eventsIdle(env);
   await (queues.get(env) ?? Promise.resolve());
 }
 
@@ -94,13 +95,17 @@ export async function queueAutoMergesForCommit(env: Env, repoId: number, sha: st
   }
 }
 
-let listening = false;
-
-/** Subscribes automerge to stored commit statuses (from the event bus); called once at start-up. */
-export function startAutoMerge(): void {
-  if (listening) return;
-  listening = true;
-  commitStatusEvents.subscribe((env, { repoId, sha }) => queueAutoMergesForCommit(env, repoId, sha));
+/**
+ * Subscribes automerge to the events that may complete a scheduled merge: a stored commit status,
+ * an approving review, a check that found the request mergeable. Called once per Env by the
+ * composition root.
+ */
+export function subscribeAutoMerge(env: Env): void {
+  env.bus.subscribe(commitStatusEvents, (env, { repoId, sha }) => queueAutoMergesForCommit(env, repoId, sha));
+  env.bus.subscribe(pullEvents, (env, e) => {
+    if (e.kind === "reviewed" && e.review.type === ReviewType.Approve) queueAutoMerge(env, e.pull.id);
+  });
+  env.bus.subscribe(pullCheckEvents, (env, { pullId }) => queueAutoMerge(env, pullId));
 }
 
 /** Whether the base branch's required statuses pass on the head (no rule, or no status check: they do). */
@@ -132,19 +137,8 @@ async function handleAutoMerge(env: Env, pullId: number): Promise<void> {
     throw err;
   }
   if (!isMergeStyle(scheduled.mergeStyle) || scheduled.mergeStyle === "manually-merged") return;
-  const job = { base: { repo: base.repo, owner: base.owner, gitDir: base.gitDir }, pull: checked, issue, doer, style: scheduled.mergeStyle, message: scheduled.message, expectedHead: head };
+  const job = { base: { repo: base.repo, owner: base.owner, gitDir: base.gitDir }, pull: checked, issue, doer, style: scheduled.mergeStyle, message: scheduled.message, expectedHead: head, automerge: true };
   const merged = await performMerge(env, job);
   writeTx(env.db, (tx) => autoMerges.deleteAutoMerge(tx, pullId));
-  // Gitea mails the participants and, unlike a manual merge, the user who scheduled it too.
-  mailPullMerged(env, {
-    owner: base.owner.name,
-    repo: base.repo.name,
-    index: issue.index,
-    title: issue.title,
-    doer,
-    recipients: [doer, ...mergeRecipients(env, issue)],
-    baseBranch: merged.baseBranch,
-    automerge: true,
-  });
   if (scheduled.deleteBranchAfterMerge) await deleteHeadAfterMerge(env, doer, merged, issue);
 }

@@ -1,4 +1,5 @@
 import type { Env } from "../env.ts";
+import { writeTx } from "../../db/client.ts";
 import { PullStatus, type PullRequestRow } from "../../db/schema/index.ts";
 import * as pulls from "../../models/pull.ts";
 import * as issueModel from "../../models/issue.ts";
@@ -8,7 +9,7 @@ import { divergingCommits, treeOf } from "../../git/merge-check.ts";
 import { mergeTrees } from "../../git/merge.ts";
 import { sideOf } from "./lookup.ts";
 import { pullHeadCommit } from "./head-ref.ts";
-import { queueAutoMerge } from "./automerge.ts";
+import { pullCheckEvents } from "../events/pull-events.ts";
 
 /** What a mergeability check found, as stored on the pull request row. */
 export interface PullCheck {
@@ -61,9 +62,12 @@ export async function recheckPull(env: Env, pullId: number): Promise<void> {
     env.log.error("pull request check failed", { pull: pull.id, error: String(err) });
     check = { status: PullStatus.Error, conflictedFiles: [], mergeBase: pull.mergeBase, commitsAhead: 0, commitsBehind: 0 };
   }
-  pulls.updatePullIfUnmerged(env.db, pull.id, storedCheck(check));
-  // A scheduled merge may have been waiting for this request to become mergeable again.
-  if (check.status === PullStatus.Mergeable || check.status === PullStatus.AncestorFF || check.status === PullStatus.Empty) queueAutoMerge(env, pull.id);
+  const mergeable = check.status === PullStatus.Mergeable || check.status === PullStatus.AncestorFF || check.status === PullStatus.Empty;
+  writeTx(env.db, (tx) => {
+    pulls.updatePullIfUnmerged(tx, pull.id, storedCheck(check));
+    // A scheduled merge may have been waiting for this request to become mergeable again (automerge listens).
+    if (mergeable) pullCheckEvents.emit(tx, env, { pullId: pull.id, status: check.status });
+  });
 }
 
 export function storedCheck(check: PullCheck): Partial<PullRequestRow> {

@@ -8,7 +8,6 @@ import * as users from "../../models/user.ts";
 import { Conflict } from "../../lib/errors.ts";
 import { readBranchHead } from "../../git/refs.ts";
 import { gitDirOf } from "../repo/lookup.ts";
-import { mailPullMerged } from "../mail/pull-merged.ts";
 import { pullHeadCommit } from "./head-ref.ts";
 import { sideOf, type PullContext } from "./lookup.ts";
 import { checkPullMergeable, type MergeCheckType } from "./merge-checks.ts";
@@ -17,7 +16,6 @@ import { markMergedManually, performMerge } from "./merge.ts";
 import { stateReferences } from "./merged-state.ts";
 import { scheduleAutoMerge } from "./automerge.ts";
 import { deleteHeadAfterMerge } from "./delete-head.ts";
-import { mergeRecipients } from "./merge-recipients.ts";
 import type { MergeStyle } from "./merge-styles.ts";
 
 export interface MergeRequestInput {
@@ -100,16 +98,8 @@ export async function mergePullRequest(env: Env, doer: UserRow, pc: PullContext,
     return "scheduled";
   }
   if (!head) throw new Conflict("the head of the pull request no longer exists");
+  // The participants hear of it by mail from the merge's event (services/mail/subscriber.ts).
   const merged = await performMerge(env, { base, pull, issue: pc.issue, doer, style: input.style, message, expectedHead: input.headCommitId || undefined });
-  mailPullMerged(env, {
-    owner: pc.owner.name,
-    repo: pc.repo.name,
-    index: pc.issue.index,
-    title: pc.issue.title,
-    doer,
-    recipients: mergeRecipients(env, pc.issue),
-    baseBranch: merged.baseBranch,
-  });
   if (deleteBranch) await deleteHeadAfterMerge(env, doer, merged, pc.issue);
   return "merged";
 }

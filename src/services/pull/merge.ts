@@ -27,6 +27,7 @@ import {
 import { gitIdentityOf } from "../user/git-identity.ts";
 import { processPush } from "../repo/push.ts";
 import { issueChanged } from "../issue/hooks.ts";
+import { pullEvents } from "../events/pull-events.ts";
 import { pullHeadCommit } from "./head-ref.ts";
 import { applyClosingReferences, recordMerged } from "./merged-state.ts";
 import type { MergeStyle } from "./merge-styles.ts";
@@ -63,6 +64,8 @@ export interface MergeJob {
   message: string;
   /** The head the caller saw; the merge is refused if the head moved since. */
   expectedHead?: string;
+  /** Carried out by automerge, once the checks succeeded: announced as such (its scheduler is mailed too). */
+  automerge?: boolean;
 }
 
 /** The commit the base branch is to point at after merging `head` into `baseSha` in `style`. */
@@ -145,6 +148,16 @@ function finishMerge(env: Env, job: MergeJob | ManualMergeJob, record: Parameter
     if (!merged) return undefined;
     const closedByMerge: IssueRow[] = applyClosingReferences(tx, job.issue, job.base.repo, job.doer, record.mergedCommitId);
     issueChanged(tx, env, { kind: "edited", issue: { ...before, isClosed: true }, before, repo: job.base.repo, doer: job.doer });
+    pullEvents.emit(tx, env, {
+      kind: "merged",
+      pull: merged,
+      issue: { ...before, isClosed: true },
+      repo: job.base.repo,
+      owner: job.base.owner,
+      doer: job.doer,
+      manually: record.manually ?? false,
+      automerge: "automerge" in job && job.automerge === true,
+    });
     for (const target of closedByMerge) {
       const was = { ...target, isClosed: !target.isClosed };
       issueChanged(tx, env, { kind: "edited", issue: target, before: was, repo: job.base.repo, doer: job.doer, commitId: record.mergedCommitId });

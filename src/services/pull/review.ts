@@ -14,7 +14,6 @@ import { pullEvents } from "../events/pull-events.ts";
 import { gitDirOf, type RepoContext } from "../repo/lookup.ts";
 import { pullFromPath, type PullContext } from "./lookup.ts";
 import { pullHeadCommit } from "./head-ref.ts";
-import { queueAutoMerge } from "./automerge.ts";
 import { isOfficialReviewerOf } from "./review-official.ts";
 import { insertCodeComment, prepareCodeComment, type CodeCommentInput } from "./review-comment.ts";
 
@@ -130,8 +129,7 @@ function submit(env: Env, pc: PullContext, doer: UserRow, s: Parameters<typeof s
     }
     return done;
   });
-  // An approval may complete a scheduled merge; looked at once the review is committed.
-  if (review.type === ReviewType.Approve) queueAutoMerge(env, pc.pull.id);
+  // An approval may complete a scheduled merge: automerge hears of it from the "reviewed" event.
   return review;
 }
 

@@ -2,7 +2,7 @@
  * Gitea's webhook payloads (modules/structs/hook.go), field for field in Gitea's order: what a
  * `gitea` hook receives as its body and what every other hook type's format starts from. Nested
  * API objects (Repository, User, Issue, PullRequest, Comment, Release) are the API JSON the
- * converters produce, kept opaque here. Built by the notifier (src/notify/webhooks/); additions
+ * converters produce, kept opaque here. Built by the notifier (notifier/); additions
  * by other parts should stay additive.
  */
 

@@ -1,7 +1,7 @@
 /**
- * What the webhook notifier (notify/webhooks) reads to build Gitea's payloads: the current rows
- * behind an event and the views the converters take, loaded here because notify/ reaches the data
- * layer only through services. Payloads show things as they are once the change committed, as
+ * What the webhook notifier (notifier/) reads to build Gitea's payloads: the current rows
+ * behind an event and the views the converters take, kept apart from the payload building so
+ * that the notifier holds no queries. Payloads show things as they are once the change committed, as
  * Gitea's notifier (which reloads before converting) does.
  */
 import type { Env } from "../env.ts";

@@ -1,7 +1,7 @@
-import type { Env } from "../../services/env.ts";
-import type { CommitStatusEvent } from "../../services/status/events.ts";
-import type { CommitStatusPayload } from "../../services/webhook/payload-types.ts";
-import { anyHookWants, commitWithFiles, currentRepo, userById } from "../../services/webhook/sources.ts";
+import type { Env } from "../../env.ts";
+import type { CommitStatusEvent } from "../../status/events.ts";
+import type { CommitStatusPayload } from "../payload-types.ts";
+import { anyHookWants, commitWithFiles, currentRepo, userById } from "../sources.ts";
 import { fire, payloadCommits, repoJson, userJson } from "./common.ts";
 
 /** Go's time.Time of a Unix time in UTC, as Gitea's CommitStatusPayload renders it (`...T...Z`). */

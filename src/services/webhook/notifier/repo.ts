@@ -1,7 +1,7 @@
-import type { Env } from "../../services/env.ts";
-import type { RepoEvent } from "../../services/events/repo-events.ts";
-import type { CreatePayload, DeletePayload, ForkPayload, PushPayload, RepositoryPayload } from "../../services/webhook/payload-types.ts";
-import { anyHookWants, currentRepo } from "../../services/webhook/sources.ts";
+import type { Env } from "../../env.ts";
+import type { RepoEvent } from "../../events/repo-events.ts";
+import type { CreatePayload, DeletePayload, ForkPayload, PushPayload, RepositoryPayload } from "../payload-types.ts";
+import { anyHookWants, currentRepo } from "../sources.ts";
 import { fire, payloadCommits, repoJson, userJson } from "./common.ts";
 
 /** `refs/heads/x` → `x`, `refs/tags/v1` → `v1` (Gitea's RefName.ShortName). */

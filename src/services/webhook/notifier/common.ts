@@ -1,13 +1,13 @@
-import type { Env } from "../../services/env.ts";
-import type { RepoRow, UserRow } from "../../db/schema/index.ts";
-import type { HookEventType } from "../../services/webhook/event-types.ts";
-import type { PayloadCommit, PayloadUser } from "../../services/webhook/payload-types.ts";
-import type { PushedCommit } from "../../services/events/repo-events.ts";
-import { fireEvent } from "../../services/webhook/enqueue.ts";
-import { payloadRepo, usernamesByEmail, type PayloadAccess, type PayloadRepo } from "../../services/webhook/sources.ts";
-import { toAPIRepo, repoLinks } from "../../convert/repo.ts";
-import { toAPIUser } from "../../convert/user.ts";
-import { gitTime } from "../../convert/commit.ts";
+import type { Env } from "../../env.ts";
+import type { RepoRow, UserRow } from "../../../db/schema/index.ts";
+import type { HookEventType } from "../event-types.ts";
+import type { PayloadCommit, PayloadUser } from "../payload-types.ts";
+import type { PushedCommit } from "../../events/repo-events.ts";
+import { fireEvent } from "../enqueue.ts";
+import { payloadRepo, usernamesByEmail, type PayloadAccess, type PayloadRepo } from "../sources.ts";
+import { toAPIRepo, repoLinks } from "../../../convert/repo.ts";
+import { toAPIUser } from "../../../convert/user.ts";
+import { gitTime } from "../../../convert/commit.ts";
 
 /** Gitea's convert.ToRepo of a payload, with a fork's parent rendered one level deep. */
 export function repoJson(env: Env, repo: RepoRow, owner: UserRow, access: PayloadAccess): Record<string, unknown> {

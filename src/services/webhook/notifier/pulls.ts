@@ -1,8 +1,8 @@
-import type { Env } from "../../services/env.ts";
-import type { PullEvent } from "../../services/events/pull-events.ts";
-import type { PullRequestPayload } from "../../services/webhook/payload-types.ts";
-import { anyHookWants, currentPullView, currentRepo, reviewHookEvent, userById } from "../../services/webhook/sources.ts";
-import { toAPIPullRequest } from "../../convert/pull.ts";
+import type { Env } from "../../env.ts";
+import type { PullEvent } from "../../events/pull-events.ts";
+import type { PullRequestPayload } from "../payload-types.ts";
+import { anyHookWants, currentPullView, currentRepo, reviewHookEvent, userById } from "../sources.ts";
+import { toAPIPullRequest } from "../../../convert/pull.ts";
 import { fire, repoJson, userJson } from "./common.ts";
 
 /**
@@ -11,6 +11,8 @@ import { fire, repoJson, userJson } from "./common.ts";
  * PullRequestReviewRequest.
  */
 export async function onPullEvent(env: Env, e: PullEvent): Promise<void> {
+  // A merge reaches the hooks as the close of its issue (an issue event), as in Gitea.
+  if (e.kind === "merged") return;
   const where = currentRepo(env, e.repo.id);
   if (!where) return;
   const { repo, owner } = where;

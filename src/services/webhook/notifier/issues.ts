@@ -1,15 +1,15 @@
-import type { Env } from "../../services/env.ts";
-import type { IssueRow, RepoRow, UserRow } from "../../db/schema/index.ts";
-import type { IssueEvent } from "../../services/issue/hooks.ts";
-import type { HookEventType } from "../../services/webhook/event-types.ts";
+import type { Env } from "../../env.ts";
+import type { IssueRow, RepoRow, UserRow } from "../../../db/schema/index.ts";
+import type { IssueEvent } from "../../issue/hooks.ts";
+import type { HookEventType } from "../event-types.ts";
 import type {
   ChangesPayload,
   HookIssueAction,
   IssueCommentPayload,
   IssuePayload,
   PullRequestPayload,
-} from "../../services/webhook/payload-types.ts";
-import type { PayloadAccess } from "../../services/webhook/sources.ts";
+} from "../payload-types.ts";
+import type { PayloadAccess } from "../sources.ts";
 import {
   anyHookWants,
   commentView,
@@ -18,10 +18,10 @@ import {
   currentRepo,
   isPlainComment,
   userById,
-} from "../../services/webhook/sources.ts";
-import { toAPIIssue } from "../../convert/issue.ts";
-import { toAPIPullRequest } from "../../convert/pull.ts";
-import { toAPIComment } from "../../convert/comment.ts";
+} from "../sources.ts";
+import { toAPIIssue } from "../../../convert/issue.ts";
+import { toAPIPullRequest } from "../../../convert/pull.ts";
+import { toAPIComment } from "../../../convert/comment.ts";
 import { fire, repoJson, userJson } from "./common.ts";
 
 /** One Gitea notification about an issue or pull request: which hook event, action and extras. */

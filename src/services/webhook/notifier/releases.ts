@@ -1,8 +1,8 @@
-import type { Env } from "../../services/env.ts";
-import type { ReleaseEvent } from "../../services/events/release-events.ts";
-import type { ReleasePayload } from "../../services/webhook/payload-types.ts";
-import { anyHookWants, currentRepo, releaseView } from "../../services/webhook/sources.ts";
-import { toAPIRelease } from "../../convert/release.ts";
+import type { Env } from "../../env.ts";
+import type { ReleaseEvent } from "../../events/release-events.ts";
+import type { ReleasePayload } from "../payload-types.ts";
+import { anyHookWants, currentRepo, releaseView } from "../sources.ts";
+import { toAPIRelease } from "../../../convert/release.ts";
 import { fire, repoJson, userJson } from "./common.ts";
 
 /** Gitea's sendReleaseHook (NewRelease, UpdateRelease, DeleteRelease): the repository with the doer's access. */
