@@ -4,7 +4,8 @@ import { authenticate, checkAccountState } from "../auth/authenticate.ts";
 import type { Principal } from "../auth/principal.ts";
 import { countDownload, findDownload, type Download } from "../services/issue/attachments.ts";
 import { HearthError, TooManyRequests } from "../lib/errors.ts";
-import { userContentHeaders, userContentType } from "./api/v1/repos/raw.ts";
+import { userContentHeaders } from "./user-content.ts";
+import { userContentType } from "../lib/sniff.ts";
 
 function text(status: number, body: string, headers: Record<string, string> = {}): Response {
   return new Response(`${body}\n`, {

@@ -66,3 +66,54 @@ export function detectContentType(all: Uint8Array): string {
   const binary = data.some((b) => b <= 0x08 || b === 0x0b || (b >= 0x0e && b <= 0x1a) || (b >= 0x1c && b <= 0x1f));
   return binary ? "application/octet-stream" : "text/plain; charset=utf-8";
 }
+
+/** How much of a file Gitea looks at to sniff its type and charset. */
+export const SNIFF_BYTES = 1024;
+
+const SVG_COMMENT = /<!--[\s\S]*?-->/g;
+const SVG_TAG = /^\s*(?:(<!DOCTYPE\s+svg([\s:]+[\s\S]*?>|>))\s*)*<svg\b/i;
+const SVG_IN_XML = /^<\?xml\b[\s\S]*?\?>\s*(?:(<!DOCTYPE\s+svg([\s:]+[\s\S]*?>|>))\s*)*<svg\b/i;
+
+/** Gitea's typesniffer.DetectContentType: Go's sniffing plus SVG and the MP3 false positive. */
+export function sniffType(buf: Uint8Array): string {
+  if (buf.length === 0) return "text/unknown";
+  let ct = detectContentType(buf);
+  const text = Buffer.from(buf.subarray(0, SNIFF_BYTES)).toString("utf8").replace(SVG_COMMENT, "");
+  const byHtml = ct.includes("text/plain") || ct.includes("text/html");
+  if ((byHtml && SVG_TAG.test(text)) || (ct.includes("text/xml") && SVG_IN_XML.test(text))) ct = "image/svg+xml";
+  if (ct.startsWith("audio/") && startsWith(buf, "ID3")) {
+    const again = detectContentType(buf.subarray(3));
+    if (again.startsWith("text/")) ct = again;
+  }
+  return ct;
+}
+
+/** Whether the start of a blob is UTF-8, allowing a character cut at the end of the sample. */
+function isUtf8Prefix(buf: Uint8Array): boolean {
+  for (let cut = 0; cut <= 3 && cut <= buf.length; cut++) {
+    try {
+      new TextDecoder("utf-8", { fatal: true }).decode(buf.subarray(0, buf.length - cut));
+      return true;
+    } catch {
+      if (buf.length < SNIFF_BYTES) return false; // the whole blob: nothing was cut
+    }
+  }
+  return false;
+}
+
+/** Gitea's charset.DetectEncoding, reduced to what matters for a header: UTF-8, UTF-16, else Latin-1. */
+function detectCharset(buf: Uint8Array): string {
+  if (startsWith(buf, [0xfe, 0xff])) return "utf-16be";
+  if (startsWith(buf, [0xff, 0xfe])) return "utf-16le";
+  return isUtf8Prefix(buf) ? "utf-8" : "iso-8859-1";
+}
+
+const BROWSABLE = /^(image\/|video\/|audio\/|application\/pdf)/;
+
+/** The Content-Type to serve user content with: never HTML; text is text/plain with a charset. */
+export function userContentType(head: Uint8Array): string {
+  const sniffed = sniffType(head);
+  if (BROWSABLE.test(sniffed)) return sniffed;
+  if (sniffed.includes("text/")) return `text/plain; charset=${detectCharset(head)}`;
+  return "application/octet-stream";
+}

@@ -1,7 +1,7 @@
 import { operation } from "../../../route.ts";
 import { openArchive } from "../../../../services/repo/archive.ts";
 import { repoApiUrl } from "../../../../convert/content.ts";
-import { userContentHeaders } from "./raw.ts";
+import { userContentHeaders } from "../../../user-content.ts";
 import { wildcard } from "./context.ts";
 import { RepoFileParams } from "../../../schemas/content.ts";
 
