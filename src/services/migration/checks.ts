@@ -24,8 +24,8 @@ export class Collector {
   }
 }
 
-/** A file's parsed content checked against a schema; undefined (with problems recorded) when it does not conform. */
-export function readChecked<T>(c: Collector, dir: string, file: string, schema: SchemaName): T[] | undefined {
+/** A dump file's parsed YAML; undefined when it is absent, or (with the problem recorded) when it does not parse. */
+export function readYaml(c: Collector, dir: string, file: string): unknown {
   const path = join(dir, file);
   if (!existsSync(path)) return undefined;
   const parsed = parseYaml(file, readFileSync(path, "utf8"));
@@ -33,9 +33,16 @@ export function readChecked<T>(c: Collector, dir: string, file: string, schema: 
     c.add(parsed.problem);
     return undefined;
   }
-  const problems = checkSchema(schema, file, parsed.data);
+  return parsed.data;
+}
+
+/** A file's parsed content checked against a schema; undefined (with problems recorded) when it does not conform. */
+export function readChecked<T>(c: Collector, dir: string, file: string, schema: SchemaName): T[] | undefined {
+  const data = readYaml(c, dir, file);
+  if (data === undefined) return undefined;
+  const problems = checkSchema(schema, file, data);
   problems.forEach((p) => c.add(p));
-  return problems.length ? undefined : (parsed.data as T[]);
+  return problems.length ? undefined : (data as T[]);
 }
 
 export const isId = (n: number) => Number.isSafeInteger(n);

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { inspectMirror, type MirrorInfo } from "../../git/mirror.ts";
 import { Invalid } from "../../lib/errors.ts";
@@ -19,8 +19,7 @@ import {
 } from "./format.ts";
 import { loadReleases, type LoadedRelease } from "./release-load.ts";
 import { checkPullHeads, checkPulls, checkReviews, type LoadedPull } from "./pull-load.ts";
-import { parseYaml } from "./validate.ts";
-import { checkReactions, Collector, isId, isValidRef, readChecked } from "./checks.ts";
+import { checkReactions, Collector, isId, isValidRef, readChecked, readYaml } from "./checks.ts";
 
 /**
  * Reads a dump directory and checks all of it before anything is written: every file against its
@@ -64,18 +63,6 @@ export interface LoadOptions {
   units: Set<Unit>;
   /** Label names an issue may carry without label.yml defining them: the target organization's labels. */
   orgLabels: Set<string>;
-}
-
-
-function readYaml(c: Collector, dir: string, file: string): unknown {
-  const path = join(dir, file);
-  if (!existsSync(path)) return undefined;
-  const parsed = parseYaml(file, readFileSync(path, "utf8"));
-  if ("problem" in parsed) {
-    c.add(parsed.problem);
-    return undefined;
-  }
-  return parsed.data;
 }
 
 const isMap = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
