@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { operation, Reply, type AnyOperation } from "../../../route.ts";
-import { RepoParams } from "../../../schemas/repo.ts";
+import { RepoParams } from "../../../../shapes/repo.ts";
 import {
   NotificationCount,
   NotificationListQuery,
@@ -8,7 +8,7 @@ import {
   NotificationThread,
   ThreadParams,
   ThreadReadQuery,
-} from "../../../schemas/notification.ts";
+} from "../../../../shapes/notification.ts";
 import { toAPINotificationThread } from "../../../../convert/notification.ts";
 import {
   countUnread,

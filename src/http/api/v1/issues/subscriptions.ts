@@ -1,10 +1,10 @@
 import * as v from "valibot";
 import { operation, Reply, type AnyOperation } from "../../../route.ts";
-import { PageQuery } from "../../../schemas/common.ts";
-import { IssueParams } from "../../../schemas/issue.ts";
-import { IssueUserParams } from "../../../schemas/issue-extras.ts";
-import { WatchInfo } from "../../../schemas/repo-social.ts";
-import { User } from "../../../schemas/user.ts";
+import { PageQuery } from "../../../../shapes/common.ts";
+import { IssueParams } from "../../../../shapes/issue.ts";
+import { IssueUserParams } from "../../../../shapes/issue-extras.ts";
+import { WatchInfo } from "../../../../shapes/repo-social.ts";
+import { User } from "../../../../shapes/user.ts";
 import { repoLinks } from "../../../../convert/repo.ts";
 import { toAPIUser } from "../../../../convert/user.ts";
 import { isSubscribed, listSubscribers, setSubscription } from "../../../../services/issue/subscriptions.ts";

@@ -1,9 +1,9 @@
 import * as v from "valibot";
 import { operation, Reply, reply, type AnyOperation } from "../../../route.ts";
-import { PageQuery } from "../../../schemas/common.ts";
-import { RepoParams } from "../../../schemas/repo.ts";
-import { IssueParams } from "../../../schemas/issue.ts";
-import { AddTimeOption, IssueTimeParams, RepoUserParams, StopWatch, TrackedTime } from "../../../schemas/issue-extras.ts";
+import { PageQuery } from "../../../../shapes/common.ts";
+import { RepoParams } from "../../../../shapes/repo.ts";
+import { IssueParams } from "../../../../shapes/issue.ts";
+import { AddTimeOption, IssueTimeParams, RepoUserParams, StopWatch, TrackedTime } from "../../../../shapes/issue-extras.ts";
 import { toAPITrackedTime } from "../../../../convert/tracked-time.ts";
 import { toAPIStopWatch } from "../../../../convert/stopwatch.ts";
 import { issueFromPath, requireIssuesReader } from "../../../../services/issue/lookup.ts";

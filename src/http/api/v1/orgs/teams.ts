@@ -1,10 +1,10 @@
 import * as v from "valibot";
 import { operation, reply, Reply, type AnyOperation } from "../../../route.ts";
-import { PageQuery } from "../../../schemas/common.ts";
-import { OrgParams } from "../../../schemas/org.ts";
-import { CreateTeamOption, EditTeamOption, Team, TeamSearchResult } from "../../../schemas/team.ts";
-import { User } from "../../../schemas/user.ts";
-import { Repository } from "../../../schemas/repo.ts";
+import { PageQuery } from "../../../../shapes/common.ts";
+import { OrgParams } from "../../../../shapes/org.ts";
+import { CreateTeamOption, EditTeamOption, Team, TeamSearchResult } from "../../../../shapes/team.ts";
+import { User } from "../../../../shapes/user.ts";
+import { Repository } from "../../../../shapes/repo.ts";
 import { toAPITeam, type APITeam } from "../../../../convert/team.ts";
 import { toAPIUser } from "../../../../convert/user.ts";
 import {

@@ -3,7 +3,7 @@ import { openArchive } from "../../../../services/repo/archive.ts";
 import { repoApiUrl } from "../../../../convert/content.ts";
 import { userContentHeaders } from "./raw.ts";
 import { wildcard } from "./context.ts";
-import { RepoFileParams } from "../../../schemas/content.ts";
+import { RepoFileParams } from "../../../../shapes/content.ts";
 
 export const archiveOperations = [
   operation({

@@ -1,8 +1,8 @@
 import * as v from "valibot";
 import type { AnyOperation } from "../../../route.ts";
 import { operation, Reply } from "../../../route.ts";
-import { RepoParams } from "../../../schemas/repo.ts";
-import { Commit, CommitList, CommitListQuery, CommitOptionsQuery, optionOn } from "../../../schemas/commit.ts";
+import { RepoParams } from "../../../../shapes/repo.ts";
+import { Commit, CommitList, CommitListQuery, CommitOptionsQuery, optionOn } from "../../../../shapes/commit.ts";
 import { paginationHeaders } from "../../../pagination.ts";
 import { getCommit, commitDiffOrPatch, listCommits, type CommitOptions } from "../../../../services/repo/commits.ts";
 import type { RepoContext } from "../../../../services/repo/lookup.ts";

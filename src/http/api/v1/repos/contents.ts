@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { operation, reply, Reply } from "../../../route.ts";
-import { RepoParams } from "../../../schemas/repo.ts";
+import { RepoParams } from "../../../../shapes/repo.ts";
 import {
   ChangeFilesOptions,
   ContentsResponse,
@@ -12,7 +12,7 @@ import {
   RefQuery,
   RepoFileParams,
   UpdateFileOptions,
-} from "../../../schemas/content.ts";
+} from "../../../../shapes/content.ts";
 import { changeFiles, getContents, type ChangeFilesInput, type FileChange } from "../../../../services/repo/contents.ts";
 import { toContentsResponse, toFileResponse, toFilesResponse, type RepoNames } from "../../../../convert/content.ts";
 import { Invalid } from "../../../../lib/errors.ts";

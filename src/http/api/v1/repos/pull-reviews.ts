@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { operation, reply, type AnyOperation } from "../../../route.ts";
-import { PageQuery } from "../../../schemas/common.ts";
-import { PullParams } from "../../../schemas/pull.ts";
+import { PageQuery } from "../../../../shapes/common.ts";
+import { PullParams } from "../../../../shapes/pull.ts";
 import {
   CreatePullReviewOptions,
   DismissPullReviewOptions,
@@ -10,7 +10,7 @@ import {
   PullReviewParams,
   PullReviewRequestOptions,
   SubmitPullReviewOptions,
-} from "../../../schemas/review.ts";
+} from "../../../../shapes/review.ts";
 import { toAPIPullReview, toAPIPullReviewComment, toAPIPullReviews } from "../../../../convert/review.ts";
 import type { Env } from "../../../../services/env.ts";
 import type { ReviewRow, UserRow } from "../../../../db/schema/index.ts";

@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { operation, Reply, type AnyOperation } from "../../../route.ts";
-import { ChangedFile, PullCommitsQuery, PullFilesQuery, PullParams } from "../../../schemas/pull.ts";
-import { CommitList, optionOn } from "../../../schemas/commit.ts";
+import { ChangedFile, PullCommitsQuery, PullFilesQuery, PullParams } from "../../../../shapes/pull.ts";
+import { CommitList, optionOn } from "../../../../shapes/commit.ts";
 import { paginationHeaders, type Page } from "../../../pagination.ts";
 import { toAPIChangedFile } from "../../../../convert/pull.ts";
 import { toAPICommit } from "../../../../convert/commit.ts";

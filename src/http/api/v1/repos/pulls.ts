@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { operation, reply, type AnyOperation } from "../../../route.ts";
-import { RepoParams } from "../../../schemas/repo.ts";
+import { RepoParams } from "../../../../shapes/repo.ts";
 import {
   CreatePullRequestOption,
   EditPullRequestOption,
@@ -8,8 +8,8 @@ import {
   PullListQuery,
   PullParams,
   PullRequest,
-} from "../../../schemas/pull.ts";
-import { parseGoBool } from "../../../schemas/commit.ts";
+} from "../../../../shapes/pull.ts";
+import { parseGoBool } from "../../../../shapes/commit.ts";
 import { toAPIPullRequest } from "../../../../convert/pull.ts";
 import { createPull } from "../../../../services/pull/create.ts";
 import { editPull } from "../../../../services/pull/edit.ts";

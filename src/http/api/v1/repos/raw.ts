@@ -1,5 +1,5 @@
 import { operation } from "../../../route.ts";
-import { RefQuery, RepoFileParams } from "../../../schemas/content.ts";
+import { RefQuery, RepoFileParams } from "../../../../shapes/content.ts";
 import { openRaw } from "../../../../services/repo/contents.ts";
 import type { Settings } from "../../../../config/settings.ts";
 import type { Env } from "../../../../services/env.ts";

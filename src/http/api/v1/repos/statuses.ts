@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { operation, reply, type AnyOperation } from "../../../route.ts";
-import { PageQuery } from "../../../schemas/common.ts";
-import { CombinedStatus, CommitStatus, CreateStatusOption, RefParams, ShaParams, StatusListQuery } from "../../../schemas/status.ts";
+import { PageQuery } from "../../../../shapes/common.ts";
+import { CombinedStatus, CommitStatus, CreateStatusOption, RefParams, ShaParams, StatusListQuery } from "../../../../shapes/status.ts";
 import {
   combinedStatusOfRef,
   createCommitStatus,

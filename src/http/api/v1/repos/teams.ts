@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { operation, reply, type AnyOperation } from "../../../route.ts";
-import { RepoParams } from "../../../schemas/repo.ts";
-import { Team } from "../../../schemas/team.ts";
+import { RepoParams } from "../../../../shapes/repo.ts";
+import { Team } from "../../../../shapes/team.ts";
 import { toAPITeam } from "../../../../convert/team.ts";
 import { teamUnits } from "../../../../services/org/teams.ts";
 import { changeRepoTeam, listRepoTeams, repoTeam } from "../../../../services/repo/teams.ts";

@@ -1,8 +1,8 @@
 import * as v from "valibot";
 import { operation, reply, Reply, type AnyOperation } from "../../../route.ts";
-import { PageQuery } from "../../../schemas/common.ts";
-import { RepoParams } from "../../../schemas/repo.ts";
-import { InvalidTopicsError, RepoTopicOptions, TopicName, TopicParams, TopicSearchResults } from "../../../schemas/repo-social.ts";
+import { PageQuery } from "../../../../shapes/common.ts";
+import { RepoParams } from "../../../../shapes/repo.ts";
+import { InvalidTopicsError, RepoTopicOptions, TopicName, TopicParams, TopicSearchResults } from "../../../../shapes/repo-social.ts";
 import {
   addRepoTopic,
   listRepoTopics,

@@ -1,6 +1,6 @@
 import { operation, Reply, type AnyOperation } from "../../../route.ts";
-import { RepoParams, Repository } from "../../../schemas/repo.ts";
-import { TransferRepoOption } from "../../../schemas/repo-social.ts";
+import { RepoParams, Repository } from "../../../../shapes/repo.ts";
+import { TransferRepoOption } from "../../../../shapes/repo-social.ts";
 import { toAPIUser } from "../../../../convert/user.ts";
 import type { Doer, RepoPermission } from "../../../../services/access/permission.ts";
 import {

@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { named } from "./registry.ts";
 import { maxString, opt, requiredString } from "./common.ts";
-import { isValidUsername } from "../../services/user/names.ts";
+import { isValidUsername } from "../lib/username.ts";
 
 export const Organization = named(
   "Organization",
