@@ -68,3 +68,6 @@ export const OrgUserParams = v.object({ org: v.string(), username: v.string() })
 
 export const RenameOrgOption = named("RenameOrgOption", v.object({ new_name: requiredString(40) }));
 export const RenameUserOption = named("RenameUserOption", v.object({ new_username: requiredString(40) }));
+
+export type APIOrganization = v.InferOutput<typeof Organization>;
+export type APIOrganizationPermissions = v.InferOutput<typeof OrganizationPermissions>;
