@@ -31,6 +31,8 @@ import type { Page } from "../../../pagination.ts";
 import { repoJson } from "../repos/context.ts";
 import { totalHeaders } from "../repos/collaborators.ts";
 import { timeQuery } from "./issues.ts";
+import type { APIRepository } from "../../../../shapes/repo.ts";
+import type { APINotificationThread } from "../../../../shapes/notification.ts";
 
 /** The doer's own threads. */
 const mine = { scope: "notification", signIn: true } as const;
@@ -85,13 +87,14 @@ const viewerOf = (doer: Doer): Viewer => ({ user: doer });
 
 /** Threads as JSON, each repository rendered once and without `permissions`, as Gitea does. */
 function threadsJson({ env, doer }: Caller, list: ThreadView[]) {
-  const repos = new Map<number, object>();
+  const repos = new Map<number, APINotificationThread["repository"]>();
   return list.map((view) => {
     let repository = repos.get(view.rc.repo.id);
     if (!repository) {
-      const { permissions: _p, parent, ...rest } = repoJson(env, view.rc, doer) as Record<string, unknown>;
-      if (parent && typeof parent === "object") {
-        const { permissions: _pp, ...parentRest } = parent as Record<string, unknown>;
+      const { permissions: _p, parent, ...rest } = repoJson(env, view.rc, doer);
+      if (parent) {
+        // The schema documents the parent by its id and name only; it is the whole Repository JSON (repoJson).
+        const { permissions: _pp, ...parentRest } = parent as APIRepository;
         repository = { ...rest, parent: parentRest };
       } else {
         repository = rest;
