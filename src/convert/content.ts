@@ -1,6 +1,6 @@
 import type { Settings } from "../config/settings.ts";
 import type { CommitInfo, EntryView, RefCommit } from "../services/repo/contents.ts";
-import type { APIContentsResponse, APIFileCommitResponse, APIFileResponse, APIFilesResponse } from "../shapes/content.ts";
+import type { APIContentsResponse, APIFileCommitResponse, APIFileDeleteResponse, APIFileResponse, APIFilesResponse } from "../shapes/content.ts";
 import type { APIPayloadCommitVerification } from "../shapes/branch.ts";
 
 /** The repository a content belongs to, by the names its URLs use. */
@@ -130,11 +130,20 @@ export function toFilesResponse(settings: Settings, repo: RepoNames, r: ChangeRe
   };
 }
 
-/** FileResponse (create/update) and FileDeleteResponse (content always null). */
+/** FileResponse: the created or updated file. */
 export function toFileResponse(settings: Settings, repo: RepoNames, r: ChangeResult): APIFileResponse {
   const first = r.files[0];
   return {
     content: first ? toContentsResponse(settings, repo, r.ref, first) : null,
+    commit: toFileCommitResponse(settings, repo, r.commit),
+    verification: unsignedVerification(),
+  };
+}
+
+/** FileDeleteResponse: the commit that deleted the file (`content` is always null). */
+export function toFileDeleteResponse(settings: Settings, repo: RepoNames, r: ChangeResult): APIFileDeleteResponse {
+  return {
+    content: null,
     commit: toFileCommitResponse(settings, repo, r.commit),
     verification: unsignedVerification(),
   };

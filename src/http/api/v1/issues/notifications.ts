@@ -86,9 +86,14 @@ type Caller = { env: Env; doer: Doer };
 const viewerOf = (doer: Doer): Viewer => ({ user: doer });
 
 /** Threads as JSON, each repository rendered once and without `permissions`, as Gitea does. */
-function threadsJson({ env, doer }: Caller, list: ThreadView[]) {
+function threadsJson(caller: Caller, list: ThreadView[]): APINotificationThread[] {
+  return list.map(threadRenderer(caller));
+}
+
+/** Renders threads one by one, each repository once. */
+function threadRenderer({ env, doer }: Caller): (view: ThreadView) => APINotificationThread {
   const repos = new Map<number, APINotificationThread["repository"]>();
-  return list.map((view) => {
+  return (view) => {
     let repository = repos.get(view.rc.repo.id);
     if (!repository) {
       const { permissions: _p, parent, ...rest } = repoJson(env, view.rc, doer);
@@ -102,16 +107,16 @@ function threadsJson({ env, doer }: Caller, list: ThreadView[]) {
       repos.set(view.rc.repo.id, repository);
     }
     return toAPINotificationThread(env.settings, view, repository);
-  });
+  };
 }
 
 /** Gitea answers these lists with X-Total-Count only (no Link header). */
-function listReply(caller: Caller, q: ThreadQuery, page: Page): Reply {
+function listReply(caller: Caller, q: ThreadQuery, page: Page): Reply<200, APINotificationThread[]> {
   const { views, total } = listThreads(caller.env, viewerOf(caller.doer), q, page);
   return new Reply(200, threadsJson(caller, views), totalHeaders(total));
 }
 
-function readReply(caller: Caller, url: URL, q: ThreadQuery): Reply {
+function readReply(caller: Caller, url: URL, q: ThreadQuery): Reply<205, APINotificationThread[]> {
   const changed = markThreads(caller.env, viewerOf(caller.doer), q, targetStatus(url.searchParams.get("to-status")));
   return new Reply(205, threadsJson(caller, changed));
 }
@@ -162,7 +167,7 @@ export const notificationOperations: AnyOperation[] = [
     responses: { 200: NotificationThread },
     handler: (ctx) => {
       const view = getThread(ctx.env, viewerOf(ctx.doer), threadId(ctx.params.id));
-      return threadsJson(ctx, [view])[0];
+      return threadRenderer(ctx)(view);
     },
   }),
   operation({
@@ -177,7 +182,7 @@ export const notificationOperations: AnyOperation[] = [
     responses: { 205: NotificationThread },
     handler: (ctx) => {
       const view = setThreadStatus(ctx.env, viewerOf(ctx.doer), threadId(ctx.params.id), targetStatus(ctx.url.searchParams.get("to-status")));
-      return new Reply(205, threadsJson(ctx, [view])[0]);
+      return new Reply(205, threadRenderer(ctx)(view));
     },
   }),
   operation({

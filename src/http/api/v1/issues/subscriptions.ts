@@ -17,7 +17,7 @@ const read = { scope: "issue", signIn: false, repo: { read: "tracker" }, issue: 
 const subscriber = { scope: "issue", signIn: false, repo: { read: "tracker", doer: true }, issue: true } as const;
 
 /** Gitea's setIssueSubscription: 201 when the state changed, 200 (no body) when it already was so. */
-const changedReply = (changed: boolean) => new Reply(changed ? 201 : 200);
+const changedReply = (changed: boolean) => (changed ? new Reply(201) : new Reply(200));
 
 export const subscriptionOperations: AnyOperation[] = [
   operation({

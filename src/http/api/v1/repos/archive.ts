@@ -17,6 +17,7 @@ export const archiveOperations = [
     access: { scope: "repository", signIn: false, repo: { read: "code" } },
     params: RepoFileParams,
     responses: { 200: null },
+    streams: true,
     handler: async ({ env, repo: rc, params }) => {
       const archive = await openArchive(env, rc, wildcard(params));
       const body = await archive.open();

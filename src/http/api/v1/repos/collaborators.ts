@@ -26,7 +26,7 @@ export function totalHeaders(total: number): Record<string, string> {
   return { "X-Total-Count": String(total), "Access-Control-Expose-Headers": "X-Total-Count" };
 }
 
-export function totalOnly(items: unknown[], total: number): Reply {
+export function totalOnly<T>(items: T[], total: number): Reply<200, T[]> {
   return new Reply(200, items, totalHeaders(total));
 }
 

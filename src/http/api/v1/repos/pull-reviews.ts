@@ -162,22 +162,34 @@ export const pullReviewOperations: AnyOperation[] = [
       },
     }),
   ),
-  ...[true, false].map((add) =>
-    operation({
-      method: add ? "POST" : "DELETE",
-      path: "/repos/:owner/:repo/pulls/:index/requested_reviewers",
-      operationId: add ? "repoCreatePullReviewRequests" : "repoDeletePullReviewRequests",
-      tag: "repository",
-      summary: add ? "create review requests for a pull request" : "cancel review requests for a pull request",
-      access: reviewPull,
-      params: PullParams,
-      body: PullReviewRequestOptions,
-      responses: add ? { 201: v.array(PullReview) } : { 204: null },
-      handler: ({ env, pull: pc, doer, body }) => {
-        const made = changeReviewRequests(env, doer, pc, body.reviewers ?? [], body.team_reviewers ?? [], add);
-        if (!add) return reply.noContent();
-        return reply.created(toAPIPullReviews(env.settings, reviewViews(env, pc, made), doer));
-      },
-    }),
-  ),
+  operation({
+    method: "POST",
+    path: "/repos/:owner/:repo/pulls/:index/requested_reviewers",
+    operationId: "repoCreatePullReviewRequests",
+    tag: "repository",
+    summary: "create review requests for a pull request",
+    access: reviewPull,
+    params: PullParams,
+    body: PullReviewRequestOptions,
+    responses: { 201: v.array(PullReview) },
+    handler: ({ env, pull: pc, doer, body }) => {
+      const made = changeReviewRequests(env, doer, pc, body.reviewers ?? [], body.team_reviewers ?? [], true);
+      return reply.created(toAPIPullReviews(env.settings, reviewViews(env, pc, made), doer));
+    },
+  }),
+  operation({
+    method: "DELETE",
+    path: "/repos/:owner/:repo/pulls/:index/requested_reviewers",
+    operationId: "repoDeletePullReviewRequests",
+    tag: "repository",
+    summary: "cancel review requests for a pull request",
+    access: reviewPull,
+    params: PullParams,
+    body: PullReviewRequestOptions,
+    responses: { 204: null },
+    handler: ({ env, pull: pc, doer, body }) => {
+      changeReviewRequests(env, doer, pc, body.reviewers ?? [], body.team_reviewers ?? [], false);
+      return reply.noContent();
+    },
+  }),
 ];

@@ -182,6 +182,8 @@ export const pullOperations: AnyOperation[] = [
     params: v.object({ ...PullParams.entries, diffType: v.picklist(["diff", "patch"]) }),
     query: PullGetQuery,
     responses: { 200: v.string(), 404: null },
+    // The diff goes out as text/plain, not as a JSON string.
+    streams: true,
     handler: ({ env, pull: pc, params, query }) => diffOrPatch(env, pc, params.diffType, parseGoBool(query.binary)),
   }),
   operation({

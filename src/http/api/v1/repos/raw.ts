@@ -255,6 +255,7 @@ export const rawOperations = [
     params: RepoFileParams,
     query: RefQuery,
     responses: { 200: null },
+    streams: true,
     handler: (ctx) => serveRaw(ctx, ctx.params, ctx.query.ref),
   }),
   operation({
@@ -270,6 +271,7 @@ export const rawOperations = [
     // hearth has no LFS store yet: a pointer file is served as the blob it is, as Gitea does
     // when the pointer's object is not in the repository.
     responses: { 200: null },
+    streams: true,
     handler: (ctx) => serveRaw(ctx, ctx.params, ctx.query.ref),
   }),
 ];

@@ -48,7 +48,8 @@ export const repoTeamOperations: AnyOperation[] = [
     params: RepoTeamParams,
     responses: { 200: Team },
     handler: ({ env, repo: rc, params }) => {
-      return teamsJson(env, rc, [repoTeam(env, rc, params.team)])[0];
+      const team = repoTeam(env, rc, params.team);
+      return toAPITeam(env.settings, team, teamUnits(env, [team.id]).get(team.id) ?? [], rc.owner);
     },
   }),
   ...(["PUT", "DELETE"] as const).map((method) =>

@@ -30,7 +30,7 @@ const replace = { scope: "repository", signIn: false, repo: { admin: true } } as
 const single = read;
 
 /** Gitea answers refused topics with its own 422 body: `invalidTopics` and `message`, no `url`. */
-function outcome(problem: TopicProblem | undefined): Reply {
+function outcome(problem: TopicProblem | undefined): Reply<422, TopicProblem> | Reply<204> {
   return problem ? new Reply(422, problem) : reply.noContent();
 }
 
