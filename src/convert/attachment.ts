@@ -3,8 +3,6 @@ import type { AttachmentRow } from "../db/schema/index.ts";
 import { toRFC3339 } from "../lib/time.ts";
 import type { APIAttachment } from "../shapes/issue.ts";
 
-export type { APIAttachment };
-
 /** `browser_download_url` is Gitea's `{ROOT_URL}attachments/{uuid}`. */
 export function toAPIAttachment(settings: Settings, a: AttachmentRow): APIAttachment {
   return {

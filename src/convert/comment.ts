@@ -1,12 +1,10 @@
 import type { Settings } from "../config/settings.ts";
 import type { CommentView } from "../services/issue/comments.ts";
 import { toRFC3339 } from "../lib/time.ts";
-import { toAPIAttachment, type APIAttachment } from "./attachment.ts";
+import { toAPIAttachment } from "./attachment.ts";
 import { repoLinks } from "./repo.ts";
-import { toAPIUser, type APIUser } from "./user.ts";
+import { toAPIUser } from "./user.ts";
 import type { APIComment } from "../shapes/comment.ts";
-
-export type { APIComment };
 
 /**
  * Gitea's convert.ToAPIComment. The poster is rendered as for an anonymous viewer (Gitea passes no

@@ -1,8 +1,6 @@
 import type { IssueConfig, IssueFormField, IssueTemplate } from "../services/issue/templates.ts";
 import type { APIIssueConfig, APIIssueFormField, APIIssueTemplate } from "../shapes/issue-extras.ts";
 
-export type { APIIssueFormField, APIIssueTemplate };
-
 function toField(f: IssueFormField): APIIssueFormField {
   const out: APIIssueFormField = { type: f.type, id: f.id, attributes: f.attributes, validations: f.validations };
   if (f.visible?.length) out.visible = f.visible;

@@ -2,14 +2,12 @@ import type { Settings } from "../config/settings.ts";
 import type { UserRow } from "../db/schema/index.ts";
 import type { IssueView } from "../services/issue/view.ts";
 import { toRFC3339 } from "../lib/time.ts";
-import { toAPIAttachment, type APIAttachment } from "./attachment.ts";
-import { toAPILabel, type APILabel } from "./label.ts";
-import { toAPIMilestone, type APIMilestone } from "./milestone.ts";
+import { toAPIAttachment } from "./attachment.ts";
+import { toAPILabel } from "./label.ts";
+import { toAPIMilestone } from "./milestone.ts";
 import { repoLinks } from "./repo.ts";
-import { toAPIUser, type APIUser } from "./user.ts";
+import { toAPIUser } from "./user.ts";
 import type { APIIssue } from "../shapes/issue.ts";
-
-export type { APIIssue };
 
 /** Gitea's convert.ToAPIIssue. */
 export function toAPIIssue(settings: Settings, v: IssueView, doer: UserRow | undefined): APIIssue {

@@ -3,8 +3,6 @@ import type { LabelRow } from "../db/schema/index.ts";
 import { repoLinks } from "./repo.ts";
 import type { APILabel } from "../shapes/issue.ts";
 
-export type { APILabel };
-
 /** Where a label lives, for its `url`: a repository (owner/name) or an organization (name). */
 export type LabelHome = { owner: string; repo: string } | { org: string };
 

@@ -2,8 +2,6 @@ import type { MilestoneRow } from "../db/schema/index.ts";
 import { toRFC3339 } from "../lib/time.ts";
 import type { APIMilestone } from "../shapes/issue.ts";
 
-export type { APIMilestone };
-
 /** 9999-01-01T00:00:00Z: Gitea stores "no due date" as a day in year 9999 and shows it as none. */
 const YEAR_9999 = 253370764800;
 

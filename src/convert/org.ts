@@ -4,8 +4,6 @@ import { visibilityName } from "../services/user/visibility.ts";
 import { avatarUrl } from "./user.ts";
 import type { APIOrganization } from "../shapes/org.ts";
 
-export type { APIOrganization };
-
 /**
  * Gitea's convert.ToOrganization. `email` is the organization's optional contact address; Gitea
  * blanks it only on the profile read (GET /orgs/{org}) for anonymous callers, which passes

@@ -3,8 +3,9 @@ import type { RepoRow, UserRow } from "../db/schema/index.ts";
 import { visibilityName } from "../services/user/visibility.ts";
 import type { RepoPermission } from "../services/access/permission.ts";
 import { toRFC3339 } from "../lib/time.ts";
-import { toAPIUser, toAPIUserWithAccess, type APIUser } from "./user.ts";
+import { toAPIUser, toAPIUserWithAccess } from "./user.ts";
 import type { APIRepository } from "../shapes/repo.ts";
+import type { APIUser } from "../shapes/user.ts";
 
 export interface RepoView {
   repo: RepoRow;

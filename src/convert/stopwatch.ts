@@ -3,8 +3,6 @@ import { secToHours } from "../lib/duration.ts";
 import { toRFC3339 } from "../lib/time.ts";
 import type { APIStopWatch } from "../shapes/issue-extras.ts";
 
-export type { APIStopWatch };
-
 /** Gitea's convert.ToStopWatches item: the running time so far, in seconds and in hours and minutes. */
 export function toAPIStopWatch(v: StopwatchView): APIStopWatch {
   return {

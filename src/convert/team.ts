@@ -4,8 +4,6 @@ import { isAdminTeam, MODE_NAMES, UNIT_NAMES } from "../services/org/teams.ts";
 import { toAPIOrganization } from "./org.ts";
 import type { APITeam } from "../shapes/team.ts";
 
-export type { APITeam };
-
 /**
  * Gitea's convert.ToTeam. An admin or owner team shows every unit at the team's own mode (Gitea's
  * GetUnitsMap, even for the external units stored as read); other teams show their unit rows.

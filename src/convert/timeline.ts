@@ -3,17 +3,15 @@ import type { UserRow } from "../db/schema/index.ts";
 import type { TimelineView } from "../services/issue/timeline.ts";
 import { secToTime } from "../lib/duration.ts";
 import { toRFC3339 } from "../lib/time.ts";
-import { toAPIComment, type APIComment } from "./comment.ts";
-import { toAPIIssue, type APIIssue } from "./issue.ts";
-import { toAPILabel, type APILabel } from "./label.ts";
-import { toAPIMilestone, type APIMilestone } from "./milestone.ts";
+import { toAPIComment } from "./comment.ts";
+import { toAPIIssue } from "./issue.ts";
+import { toAPILabel } from "./label.ts";
+import { toAPIMilestone } from "./milestone.ts";
 import { repoLinks } from "./repo.ts";
-import { toAPITrackedTime, type APITrackedTime } from "./tracked-time.ts";
-import { toAPIUser, type APIUser } from "./user.ts";
-import { toAPITeam, type APITeam } from "./team.ts";
+import { toAPITrackedTime } from "./tracked-time.ts";
+import { toAPIUser } from "./user.ts";
+import { toAPITeam } from "./team.ts";
 import type { APITimelineComment } from "../shapes/issue-extras.ts";
-
-export type { APITimelineComment };
 
 /** Gitea's CommentType.String(), indexed by the type's number. */
 const TYPE_NAMES = [

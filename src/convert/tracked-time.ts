@@ -2,10 +2,8 @@ import type { Settings } from "../config/settings.ts";
 import type { UserRow } from "../db/schema/index.ts";
 import type { TrackedTimeView } from "../services/issue/times.ts";
 import { toRFC3339 } from "../lib/time.ts";
-import { toAPIIssue, type APIIssue } from "./issue.ts";
+import { toAPIIssue } from "./issue.ts";
 import type { APITrackedTime } from "../shapes/issue-extras.ts";
-
-export type { APITrackedTime };
 
 /** Gitea's convert.ToTrackedTime; `issue` is null where the doer may not read it. */
 export function toAPITrackedTime(settings: Settings, v: TrackedTimeView, doer: UserRow | undefined): APITrackedTime {

@@ -5,8 +5,6 @@ import { toRFC3339 } from "../lib/time.ts";
 import { visibilityName } from "../services/user/visibility.ts";
 import type { APIEmail, APIUser, APIUserSettings } from "../shapes/user.ts";
 
-export type { APIUser };
-
 export function avatarUrl(settings: Settings, user: Pick<UserRow, "email" | "avatar" | "id">): string {
   if (user.avatar) return `${settings.server.rootUrl}avatars/${encodeURIComponent(user.avatar)}`;
   if (settings.server.offlineMode || !user.email) return `${settings.server.rootUrl}assets/img/avatar_default.png`;
