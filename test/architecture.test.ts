@@ -197,6 +197,12 @@ describe("import rules (ARCHITECTURE.md)", () => {
     ).toEqual([]);
   });
 
+  test("shapes/ (Gitea's JSON shapes, one valibot schema each) imports valibot and lib/ only, so convert/ and http/ may both use it", () => {
+    expect(
+      violations((i) => i.layer === "shapes" && i.target !== "valibot" && !["shapes", "lib"].includes(i.target)),
+    ).toEqual([]);
+  });
+
   test("queue/ (the persistent work queue) uses the data layer and lib/ only: its handlers come from the services", () => {
     expect(
       violations((i) => i.layer === "queue" && ["services", "http", "convert", "compose", "auth", "outbound"].includes(i.target)),

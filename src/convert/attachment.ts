@@ -1,17 +1,7 @@
 import type { Settings } from "../config/settings.ts";
 import type { AttachmentRow } from "../db/schema/index.ts";
 import { toRFC3339 } from "../lib/time.ts";
-
-/** Gitea's `Attachment` JSON. */
-export interface APIAttachment {
-  id: number;
-  name: string;
-  size: number;
-  download_count: number;
-  created_at: string;
-  uuid: string;
-  browser_download_url: string;
-}
+import type { APIAttachment } from "../shapes/issue.ts";
 
 /** `browser_download_url` is Gitea's `{ROOT_URL}attachments/{uuid}`. */
 export function toAPIAttachment(settings: Settings, a: AttachmentRow): APIAttachment {

@@ -1,5 +1,6 @@
 import type { ProtectedBranchRule } from "../services/protection/rules.ts";
 import { toRFC3339 } from "../lib/time.ts";
+import type { APIBranchProtection } from "../shapes/branch-protection.ts";
 
 /** The whitelist names a rule shows (see services/protection/manage.ts whitelistNames). */
 export interface WhitelistNames {
@@ -14,7 +15,7 @@ export interface WhitelistNames {
 }
 
 /** Gitea's ToBranchProtection; `branch_name` repeats the rule name (a deprecated alias). */
-export function toAPIBranchProtection(rule: ProtectedBranchRule, names: WhitelistNames) {
+export function toAPIBranchProtection(rule: ProtectedBranchRule, names: WhitelistNames): APIBranchProtection {
   return {
     branch_name: rule.ruleName,
     rule_name: rule.ruleName,

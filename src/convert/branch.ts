@@ -5,6 +5,7 @@ import type { BranchView } from "../services/repo/branches.ts";
 import type { BranchProtectionView } from "../services/protection/branch-view.ts";
 import type { GitSignature } from "../git/reflist.ts";
 import { repoLinks } from "./repo.ts";
+import type { APIBranch, APIPayloadCommit, APIPayloadCommitVerification } from "../shapes/branch.ts";
 
 export const GO_ZERO_TIME = "0001-01-01T00:00:00Z";
 
@@ -28,7 +29,7 @@ export function gitTimeUTC(sig: Pick<GitSignature, "unix"> | undefined): string 
 }
 
 /** Gitea's verification of a commit hearth cannot verify: every commit reads as unsigned. */
-export function unsignedVerification() {
+export function unsignedVerification(): APIPayloadCommitVerification {
   return { verified: false, reason: "gpg.error.not_signed_commit", signature: "", signer: null, payload: "" };
 }
 
@@ -50,7 +51,7 @@ export interface RepoRef {
 }
 
 /** Gitea's ToPayloadCommit, for a branch head. */
-export function toPayloadCommit(settings: Settings, rc: RepoRef, view: BranchView) {
+export function toPayloadCommit(settings: Settings, rc: RepoRef, view: BranchView): APIPayloadCommit {
   const c = view.commit;
   const links = repoLinks(settings, rc.owner.name, rc.repo.name);
   return {
@@ -78,7 +79,7 @@ export function toAPIBranch(
   view: BranchView,
   signedIn: boolean,
   protection?: BranchProtectionView,
-) {
+): APIBranch {
   const canWrite = signedIn && rc.perm.canWrite("code");
   return {
     name: view.name,

@@ -1,24 +1,10 @@
 import type { Settings } from "../config/settings.ts";
 import type { CommentView } from "../services/issue/comments.ts";
 import { toRFC3339 } from "../lib/time.ts";
-import { toAPIAttachment, type APIAttachment } from "./attachment.ts";
+import { toAPIAttachment } from "./attachment.ts";
 import { repoLinks } from "./repo.ts";
-import { toAPIUser, type APIUser } from "./user.ts";
-
-/** Gitea's `Comment` JSON. */
-export interface APIComment {
-  id: number;
-  html_url: string;
-  pull_request_url: string;
-  issue_url: string;
-  user: APIUser;
-  original_author: string;
-  original_author_id: number;
-  body: string;
-  assets: APIAttachment[];
-  created_at: string;
-  updated_at: string;
-}
+import { toAPIUser } from "./user.ts";
+import type { APIComment } from "../shapes/comment.ts";
 
 /**
  * Gitea's convert.ToAPIComment. The poster is rendered as for an anonymous viewer (Gitea passes no

@@ -4,6 +4,7 @@ import type { CommitView } from "../services/repo/commits.ts";
 import type { BlobData, TreePage } from "../services/repo/objects.ts";
 import { repoLinks } from "./repo.ts";
 import { toAPIUser } from "./user.ts";
+import type { APICommit, APIGitBlobResponse, APIGitTreeResponse } from "../shapes/commit.ts";
 
 /** Go's zero time, what Gitea leaves in the `created` of a commit's parents. */
 const GO_ZERO_TIME = "0001-01-01T00:00:00Z";
@@ -34,7 +35,7 @@ export function repoAddress(settings: Settings, ownerName: string, repoName: str
 }
 
 /** Gitea's convert.ToCommit. */
-export function toAPICommit(settings: Settings, repo: RepoAddress, view: CommitView, doer: UserRow | undefined) {
+export function toAPICommit(settings: Settings, repo: RepoAddress, view: CommitView, doer: UserRow | undefined): APICommit {
   const c = view.commit;
   const sha = encodeURIComponent(c.oid);
   const url = `${repo.api}/git/commits/${sha}`;
@@ -74,7 +75,7 @@ export function toAPICommit(settings: Settings, repo: RepoAddress, view: CommitV
 }
 
 /** Gitea's GitTreeResponse. */
-export function toAPITree(repo: RepoAddress, page: TreePage) {
+export function toAPITree(repo: RepoAddress, page: TreePage): APIGitTreeResponse {
   return {
     sha: page.sha,
     url: `${repo.api}/git/trees/${page.sha}`,
@@ -95,7 +96,7 @@ export function toAPITree(repo: RepoAddress, page: TreePage) {
 }
 
 /** Gitea's GitBlobResponse: `lfs_oid`/`lfs_size` only for an LFS pointer. */
-export function toAPIBlob(repo: RepoAddress, blob: BlobData) {
+export function toAPIBlob(repo: RepoAddress, blob: BlobData): APIGitBlobResponse {
   return {
     content: blob.content ? blob.content.toString("base64") : null,
     encoding: blob.content ? "base64" : null,

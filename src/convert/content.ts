@@ -1,5 +1,7 @@
 import type { Settings } from "../config/settings.ts";
 import type { CommitInfo, EntryView, RefCommit } from "../services/repo/contents.ts";
+import type { APIContentsResponse, APIFileCommitResponse, APIFileDeleteResponse, APIFileResponse, APIFilesResponse } from "../shapes/content.ts";
+import type { APIPayloadCommitVerification } from "../shapes/branch.ts";
 
 /** The repository a content belongs to, by the names its URLs use. */
 export interface RepoNames {
@@ -58,7 +60,7 @@ function utc(unix: number): string {
 }
 
 /** Gitea's ContentsResponse for one entry (files, directories, symlinks, submodules). */
-export function toContentsResponse(settings: Settings, repo: RepoNames, ref: RefCommit, v: EntryView) {
+export function toContentsResponse(settings: Settings, repo: RepoNames, ref: RefCommit, v: EntryView): APIContentsResponse {
   const api = repoApiUrl(settings, repo);
   const html = repoHtmlUrl(settings, repo);
   const escaped = pathEscapeSegments(v.path);
@@ -93,7 +95,7 @@ export function toContentsResponse(settings: Settings, repo: RepoNames, ref: Ref
 }
 
 /** Gitea's GetFileCommitResponse: the real tree, UTC dates, `created` never set. */
-export function toFileCommitResponse(settings: Settings, repo: RepoNames, c: CommitInfo) {
+export function toFileCommitResponse(settings: Settings, repo: RepoNames, c: CommitInfo): APIFileCommitResponse {
   const api = repoApiUrl(settings, repo);
   return {
     url: `${api}/git/commits/${c.oid}`,
@@ -109,7 +111,7 @@ export function toFileCommitResponse(settings: Settings, repo: RepoNames, c: Com
 }
 
 /** hearth does not sign commits: every commit it makes is reported as Gitea reports unsigned ones. */
-export function unsignedVerification() {
+export function unsignedVerification(): APIPayloadCommitVerification {
   return { verified: false, reason: "gpg.error.not_signed_commit", signature: "", signer: null, payload: "" };
 }
 
@@ -120,7 +122,7 @@ export interface ChangeResult {
 }
 
 /** FilesResponse: every changed path in request order, null for deleted ones. */
-export function toFilesResponse(settings: Settings, repo: RepoNames, r: ChangeResult) {
+export function toFilesResponse(settings: Settings, repo: RepoNames, r: ChangeResult): APIFilesResponse {
   return {
     files: r.files.map((f) => (f ? toContentsResponse(settings, repo, r.ref, f) : null)),
     commit: toFileCommitResponse(settings, repo, r.commit),
@@ -128,11 +130,20 @@ export function toFilesResponse(settings: Settings, repo: RepoNames, r: ChangeRe
   };
 }
 
-/** FileResponse (create/update) and FileDeleteResponse (content always null). */
-export function toFileResponse(settings: Settings, repo: RepoNames, r: ChangeResult) {
+/** FileResponse: the created or updated file. */
+export function toFileResponse(settings: Settings, repo: RepoNames, r: ChangeResult): APIFileResponse {
   const first = r.files[0];
   return {
     content: first ? toContentsResponse(settings, repo, r.ref, first) : null,
+    commit: toFileCommitResponse(settings, repo, r.commit),
+    verification: unsignedVerification(),
+  };
+}
+
+/** FileDeleteResponse: the commit that deleted the file (`content` is always null). */
+export function toFileDeleteResponse(settings: Settings, repo: RepoNames, r: ChangeResult): APIFileDeleteResponse {
+  return {
+    content: null,
     commit: toFileCommitResponse(settings, repo, r.commit),
     verification: unsignedVerification(),
   };

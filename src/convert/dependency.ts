@@ -1,8 +1,9 @@
 import type { Settings } from "../config/settings.ts";
 import type { UserRow } from "../db/schema/index.ts";
 import type { BlockerView } from "../services/issue/dependencies.ts";
-import { toAPIIssue, type APIIssue } from "./issue.ts";
+import { toAPIIssue } from "./issue.ts";
 import { toAPIUser } from "./user.ts";
+import type { APIIssue } from "../shapes/issue.ts";
 
 /** Go's zero time, which Gitea prints for an issue it has no data for. */
 const ZERO_TIME = "0001-01-01T00:00:00Z";

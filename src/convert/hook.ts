@@ -2,12 +2,13 @@ import type { HookTaskAttemptRow, HookTaskRow } from "../db/schema/index.ts";
 import type { HookView } from "../services/webhook/hooks.ts";
 import type { DeliveryDetail } from "../services/webhook/deliveries.ts";
 import { toRFC3339 } from "../lib/time.ts";
+import type { APIHook, APIHookDelivery, APIHookDeliveryAttempt, APIHookDeliveryDetail } from "../shapes/hook.ts";
 
 /**
  * Gitea's ToHook: the config holds the url and content type (and a slack hook's settings), never
  * the secret; the Authorization header comes back in clear, as Gitea returns it.
  */
-export function toAPIHook(v: HookView) {
+export function toAPIHook(v: HookView): APIHook {
   const { hook } = v;
   const config: Record<string, string> = { url: hook.url, content_type: v.contentType };
   if (v.slack) Object.assign(config, v.slack);
@@ -41,7 +42,7 @@ const statusOf = (response: Record<string, unknown> | null) => (typeof response?
 const deliveredAt = (ns: number) => (ns > 0 ? toRFC3339(Math.floor(ns / 1e9)) : null);
 
 /** One delivery in the deliveries list (hearth extension, after go-gitea/gitea#38775). */
-export function toAPIHookDelivery(task: HookTaskRow) {
+export function toAPIHookDelivery(task: HookTaskRow): APIHookDelivery {
   return {
     id: task.id,
     uuid: task.uuid,
@@ -55,7 +56,7 @@ export function toAPIHookDelivery(task: HookTaskRow) {
   };
 }
 
-function toAPIHookDeliveryAttempt(a: HookTaskAttemptRow) {
+function toAPIHookDeliveryAttempt(a: HookTaskAttemptRow): APIHookDeliveryAttempt {
   const response = jsonOrNull(a.response);
   return {
     id: a.id,
@@ -69,7 +70,7 @@ function toAPIHookDeliveryAttempt(a: HookTaskAttemptRow) {
 }
 
 /** A delivery with its payload, the last attempt's request and response, and every attempt. */
-export function toAPIHookDeliveryDetail(d: DeliveryDetail) {
+export function toAPIHookDeliveryDetail(d: DeliveryDetail): APIHookDeliveryDetail {
   const last = d.attempts.at(-1);
   return {
     ...toAPIHookDelivery(d.task),

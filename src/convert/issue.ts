@@ -2,40 +2,12 @@ import type { Settings } from "../config/settings.ts";
 import type { UserRow } from "../db/schema/index.ts";
 import type { IssueView } from "../services/issue/view.ts";
 import { toRFC3339 } from "../lib/time.ts";
-import { toAPIAttachment, type APIAttachment } from "./attachment.ts";
-import { toAPILabel, type APILabel } from "./label.ts";
-import { toAPIMilestone, type APIMilestone } from "./milestone.ts";
+import { toAPIAttachment } from "./attachment.ts";
+import { toAPILabel } from "./label.ts";
+import { toAPIMilestone } from "./milestone.ts";
 import { repoLinks } from "./repo.ts";
-import { toAPIUser, type APIUser } from "./user.ts";
-
-export interface APIIssue {
-  id: number;
-  url: string;
-  html_url: string;
-  number: number;
-  user: APIUser;
-  original_author: string;
-  original_author_id: number;
-  title: string;
-  body: string;
-  ref: string;
-  assets: APIAttachment[];
-  labels: APILabel[];
-  milestone: APIMilestone | null;
-  assignee: APIUser | null;
-  assignees: APIUser[] | null;
-  state: "open" | "closed";
-  is_locked: boolean;
-  comments: number;
-  created_at: string;
-  updated_at: string;
-  closed_at: string | null;
-  due_date: string | null;
-  time_estimate: number;
-  pull_request: { merged: boolean; merged_at: string | null; draft: boolean; html_url: string } | null;
-  repository: { id: number; name: string; owner: string; full_name: string };
-  pin_order: number;
-}
+import { toAPIUser } from "./user.ts";
+import type { APIIssue } from "../shapes/issue.ts";
 
 /** Gitea's convert.ToAPIIssue. */
 export function toAPIIssue(settings: Settings, v: IssueView, doer: UserRow | undefined): APIIssue {

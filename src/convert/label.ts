@@ -1,17 +1,7 @@
 import type { Settings } from "../config/settings.ts";
 import type { LabelRow } from "../db/schema/index.ts";
 import { repoLinks } from "./repo.ts";
-
-/** Gitea's `Label` JSON. */
-export interface APILabel {
-  id: number;
-  name: string;
-  exclusive: boolean;
-  is_archived: boolean;
-  color: string;
-  description: string;
-  url: string;
-}
+import type { APILabel } from "../shapes/issue.ts";
 
 /** Where a label lives, for its `url`: a repository (owner/name) or an organization (name). */
 export type LabelHome = { owner: string; repo: string } | { org: string };

@@ -1,19 +1,6 @@
 import type { MilestoneRow } from "../db/schema/index.ts";
 import { toRFC3339 } from "../lib/time.ts";
-
-/** Gitea's `Milestone` JSON. */
-export interface APIMilestone {
-  id: number;
-  title: string;
-  description: string;
-  state: "open" | "closed";
-  open_issues: number;
-  closed_issues: number;
-  created_at: string;
-  updated_at: string | null;
-  closed_at: string | null;
-  due_on: string | null;
-}
+import type { APIMilestone } from "../shapes/issue.ts";
 
 /** 9999-01-01T00:00:00Z: Gitea stores "no due date" as a day in year 9999 and shows it as none. */
 const YEAR_9999 = 253370764800;

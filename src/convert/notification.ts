@@ -2,32 +2,13 @@ import type { Settings } from "../config/settings.ts";
 import type { SubjectType, ThreadView } from "../services/notification/threads.ts";
 import { toRFC3339 } from "../lib/time.ts";
 import { repoLinks } from "./repo.ts";
-
-export interface APINotificationSubject {
-  title: string;
-  url: string;
-  latest_comment_url: string;
-  html_url: string;
-  latest_comment_html_url: string;
-  type: SubjectType;
-  state: string;
-}
-
-export interface APINotificationThread {
-  id: number;
-  repository: object;
-  subject: APINotificationSubject;
-  unread: boolean;
-  pinned: boolean;
-  updated_at: string;
-  url: string;
-}
+import type { APINotificationSubject, APINotificationThread } from "../shapes/notification.ts";
 
 /**
  * Gitea's convert.ToNotificationThread. `repository` is the Repository JSON, which Gitea renders
  * without `permissions` (its parent too): the caller passes it already shaped.
  */
-export function toAPINotificationThread(settings: Settings, view: ThreadView, repository: object): APINotificationThread {
+export function toAPINotificationThread(settings: Settings, view: ThreadView, repository: APINotificationThread["repository"]): APINotificationThread {
   const { notification: n, rc, issue, lastComment, subjectType } = view;
   const links = repoLinks(settings, rc.owner.name, rc.repo.name);
   const subject: APINotificationSubject = {

@@ -2,21 +2,7 @@ import type { Settings } from "../config/settings.ts";
 import type { UserRow } from "../db/schema/index.ts";
 import { visibilityName } from "../services/user/visibility.ts";
 import { avatarUrl } from "./user.ts";
-
-/** Gitea's `Organization` JSON. */
-export interface APIOrganization {
-  id: number;
-  name: string;
-  full_name: string;
-  email: string;
-  avatar_url: string;
-  description: string;
-  website: string;
-  location: string;
-  visibility: string;
-  repo_admin_change_team_access: boolean;
-  username: string;
-}
+import type { APIOrganization } from "../shapes/org.ts";
 
 /**
  * Gitea's convert.ToOrganization. `email` is the organization's optional contact address; Gitea
@@ -39,11 +25,3 @@ export function toAPIOrganization(settings: Settings, org: UserRow, hideEmail = 
   };
 }
 
-/** Gitea's `OrganizationPermissions`. */
-export interface APIOrganizationPermissions {
-  is_owner: boolean;
-  is_admin: boolean;
-  can_write: boolean;
-  can_read: boolean;
-  can_create_repository: boolean;
-}

@@ -7,8 +7,9 @@ import { toAPIIssue } from "./issue.ts";
 import { repoLinks, toAPIRepo } from "./repo.ts";
 import { toAPIUser } from "./user.ts";
 import { toAPITeam } from "./team.ts";
+import type { APIChangedFile, APIPRBranchInfo, APIPullRequest } from "../shapes/pull.ts";
 
-function branchInfo(settings: Settings, b: PullBranchView) {
+function branchInfo(settings: Settings, b: PullBranchView): APIPRBranchInfo {
   return {
     label: b.branch,
     ref: b.ref,
@@ -23,7 +24,7 @@ function branchInfo(settings: Settings, b: PullBranchView) {
  * Gitea's convert.ToAPIPullRequest. `url` is the web page, as Gitea has it; additions, deletions
  * and changed_files are filled for a single request only (null in lists, as Gitea).
  */
-export function toAPIPullRequest(settings: Settings, v: PullView, doer: UserRow | undefined) {
+export function toAPIPullRequest(settings: Settings, v: PullView, doer: UserRow | undefined): APIPullRequest {
   const issue = toAPIIssue(settings, v.issue, doer);
   const { pull } = v;
   const page = `${repoLinks(settings, v.issue.owner.name, v.issue.repo.name).html_url}/pulls/${pull.index}`;
@@ -71,7 +72,7 @@ export function toAPIPullRequest(settings: Settings, v: PullView, doer: UserRow 
 const escapePath = (p: string) => p.split("/").map(encodeURIComponent).join("/");
 
 /** Gitea's convert.ToChangedFile: links point at the head repository at the head commit. */
-export function toAPIChangedFile(settings: Settings, f: ChangedPath, head: { owner: string; repo: string }, commit: string) {
+export function toAPIChangedFile(settings: Settings, f: ChangedPath, head: { owner: string; repo: string }, commit: string): APIChangedFile {
   let status = "changed";
   let previous = "";
   if (f.status === "D") status = "deleted";

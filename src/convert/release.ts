@@ -5,13 +5,14 @@ import { toAPIAttachment } from "./attachment.ts";
 import { pathEscapeSegments, type RepoRef } from "./branch.ts";
 import { repoLinks } from "./repo.ts";
 import { toAPIUser } from "./user.ts";
+import type { APIRelease } from "../shapes/release.ts";
 
 /**
  * Gitea's ToAPIRelease: `published_at` is the creation time too, the publisher is shown as to an
  * anonymous viewer, and asset download links are `{ROOT_URL}attachments/{uuid}` (Gitea switches to
  * `/releases/download/{tag}/{name}` links when names are unique, a web route hearth does not serve).
  */
-export function toAPIRelease(settings: Settings, rc: RepoRef, view: ReleaseView) {
+export function toAPIRelease(settings: Settings, rc: RepoRef, view: ReleaseView): APIRelease {
   const r = view.release;
   const links = repoLinks(settings, rc.owner.name, rc.repo.name);
   const url = `${links.url}/releases/${r.id}`;

@@ -3,7 +3,9 @@ import type { RepoRow, UserRow } from "../db/schema/index.ts";
 import { visibilityName } from "../services/user/visibility.ts";
 import type { RepoPermission } from "../services/access/permission.ts";
 import { toRFC3339 } from "../lib/time.ts";
-import { toAPIUser, toAPIUserWithAccess, type APIUser } from "./user.ts";
+import { toAPIUser, toAPIUserWithAccess } from "./user.ts";
+import type { APIRepository } from "../shapes/repo.ts";
+import type { APIUser } from "../shapes/user.ts";
 
 export interface RepoView {
   repo: RepoRow;
@@ -11,7 +13,7 @@ export interface RepoView {
   perm: RepoPermission;
   topics: string[];
   /** The fork's parent, already converted (Gitea nests it one level). */
-  parent?: object;
+  parent?: APIRepository;
   /** A transfer waiting for its recipient (Gitea's `repo_transfer`, only while pending). */
   transfer?: { doer: UserRow; recipient: UserRow };
 }
@@ -30,7 +32,7 @@ export function repoLinks(settings: Settings, ownerName: string, name: string) {
 }
 
 /** Gitea's convert.ToRepo: one shape for every endpoint that returns a Repository. */
-export function toAPIRepo(settings: Settings, view: RepoView) {
+export function toAPIRepo(settings: Settings, view: RepoView): APIRepository {
   const { repo, owner, perm } = view;
   const links = repoLinks(settings, owner.name, repo.name);
   const hasExternalTracker = repo.hasIssues && repo.externalTrackerUrl !== "";

@@ -6,6 +6,7 @@ import { toRFC3339 } from "../lib/time.ts";
 import { repoLinks } from "./repo.ts";
 import { toAPITeam } from "./team.ts";
 import { toAPIUser } from "./user.ts";
+import type { APIPullReview, APIPullReviewComment } from "../shapes/review.ts";
 
 const pullPage = (settings: Settings, p: ReviewPlace) => `${repoLinks(settings, p.owner.name, p.repo.name).html_url}/pulls/${p.issue.index}`;
 
@@ -13,7 +14,7 @@ const pullPage = (settings: Settings, p: ReviewPlace) => `${repoLinks(settings, 
  * Gitea's convert.ToPullReview. `html_url` points at the review's timeline entry (empty while it
  * has none: pending reviews and requests), `submitted_at` is the creation time, as in Gitea.
  */
-export function toAPIPullReview(settings: Settings, v: ReviewView, doer: UserRow | undefined) {
+export function toAPIPullReview(settings: Settings, v: ReviewView, doer: UserRow | undefined): APIPullReview {
   const { review } = v;
   const page = pullPage(settings, v.place);
   return {
@@ -35,7 +36,7 @@ export function toAPIPullReview(settings: Settings, v: ReviewView, doer: UserRow
 }
 
 /** Gitea's ToPullReviewList: pending reviews only for their reviewer and site admins. */
-export function toAPIPullReviews(settings: Settings, views: ReviewView[], doer: UserRow | undefined) {
+export function toAPIPullReviews(settings: Settings, views: ReviewView[], doer: UserRow | undefined): APIPullReview[] {
   return views
     .filter((v) => !isPendingReview(v.review) || (doer && (doer.isAdmin || doer.id === v.review.reviewerId)))
     .map((v) => toAPIPullReview(settings, v, doer));
@@ -45,7 +46,7 @@ export function toAPIPullReviews(settings: Settings, views: ReviewView[], doer: 
  * Gitea's ToPullReviewCommentList entry. A comment of a pending review links to the files page,
  * as Gitea's Comment.HTMLURL; `position` is the new-side line, `original_position` the old-side one.
  */
-export function toAPIPullReviewComment(settings: Settings, v: ReviewCommentView, doer: UserRow | undefined) {
+export function toAPIPullReviewComment(settings: Settings, v: ReviewCommentView, doer: UserRow | undefined): APIPullReviewComment {
   const { comment } = v;
   const page = pullPage(settings, v.place);
   const anchor = `issuecomment-${comment.id}`;

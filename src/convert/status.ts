@@ -4,12 +4,13 @@ import { toRFC3339 } from "../lib/time.ts";
 import { goPathEscape } from "./branch.ts";
 import { repoLinks, toAPIRepo, type RepoView } from "./repo.ts";
 import { toAPIUser } from "./user.ts";
+import type { APICommitStatus } from "../shapes/status.ts";
 
 /**
  * Gitea's ToCommitStatus: `id` is the status's index within its commit, the state is reported
  * under `status`, and `updated_at` repeats the creation time as Gitea does.
  */
-export function toAPICommitStatus(settings: Settings, repo: RepoView, row: CommitStatusRow, creator: UserRow | undefined) {
+export function toAPICommitStatus(settings: Settings, repo: RepoView, row: CommitStatusRow, creator: UserRow | undefined): APICommitStatus {
   const links = repoLinks(settings, repo.owner.name, repo.repo.name);
   return {
     id: row.index,

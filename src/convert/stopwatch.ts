@@ -1,17 +1,7 @@
 import type { StopwatchView } from "../services/issue/stopwatch.ts";
 import { secToHours } from "../lib/duration.ts";
 import { toRFC3339 } from "../lib/time.ts";
-
-/** Gitea's `StopWatch` JSON. */
-export interface APIStopWatch {
-  created: string;
-  seconds: number;
-  duration: string;
-  issue_index: number;
-  issue_title: string;
-  repo_owner_name: string;
-  repo_name: string;
-}
+import type { APIStopWatch } from "../shapes/issue-extras.ts";
 
 /** Gitea's convert.ToStopWatches item: the running time so far, in seconds and in hours and minutes. */
 export function toAPIStopWatch(v: StopwatchView): APIStopWatch {

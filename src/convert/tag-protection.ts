@@ -1,8 +1,9 @@
 import type { ProtectedTagRule } from "../services/protection/tag-rules.ts";
 import { toRFC3339 } from "../lib/time.ts";
+import type { APITagProtection } from "../shapes/tag-protection.ts";
 
 /** Gitea's ToTagProtection; the names come from services/protection/tag-manage.ts tagAllowlistNames. */
-export function toAPITagProtection(rule: ProtectedTagRule, names: { users: string[]; teams: string[] }) {
+export function toAPITagProtection(rule: ProtectedTagRule, names: { users: string[]; teams: string[] }): APITagProtection {
   return {
     id: rule.id,
     name_pattern: rule.namePattern,

@@ -4,13 +4,14 @@ import type { AnnotatedTagView } from "../services/repo/tags.ts";
 import type { RefEntry } from "../git/reflist.ts";
 import { repoLinks } from "./repo.ts";
 import { type RepoRef, gitTimeRFC3339, gitTimeUTC, goPathEscape, pathEscapeSegments, unsignedVerification } from "./branch.ts";
+import type { APIAnnotatedTag, APIReference, APITag } from "../shapes/branch.ts";
 
 /**
  * Gitea's ToTag. Quirks kept: `commit.url` names the tag's own id (the tag object for an
  * annotated tag), `commit.created` is the tagger's time, and a lightweight tag's message is its
  * commit's message.
  */
-export function toAPITag(settings: Settings, rc: RepoRef, tag: TagInfo) {
+export function toAPITag(settings: Settings, rc: RepoRef, tag: TagInfo): APITag {
   const links = repoLinks(settings, rc.owner.name, rc.repo.name);
   return {
     name: tag.name,
@@ -27,7 +28,7 @@ export function toAPITag(settings: Settings, rc: RepoRef, tag: TagInfo) {
 }
 
 /** Gitea's ToAnnotatedTag: the tag object, the commit it leads to, the tagger's date in UTC. */
-export function toAPIAnnotatedTag(settings: Settings, rc: RepoRef, view: AnnotatedTagView) {
+export function toAPIAnnotatedTag(settings: Settings, rc: RepoRef, view: AnnotatedTagView): APIAnnotatedTag {
   const links = repoLinks(settings, rc.owner.name, rc.repo.name);
   const t = view.tag;
   return {
@@ -50,7 +51,7 @@ export function toAPIAnnotatedTag(settings: Settings, rc: RepoRef, view: Annotat
 }
 
 /** Gitea's Reference: the ref, its API URL, and the object it points at. */
-export function toAPIReference(settings: Settings, rc: RepoRef, ref: RefEntry) {
+export function toAPIReference(settings: Settings, rc: RepoRef, ref: RefEntry): APIReference {
   const api = repoLinks(settings, rc.owner.name, rc.repo.name).url;
   return {
     ref: ref.name,

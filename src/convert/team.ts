@@ -1,20 +1,8 @@
 import type { Settings } from "../config/settings.ts";
 import type { TeamRow, TeamUnitRow, UserRow } from "../db/schema/index.ts";
 import { isAdminTeam, MODE_NAMES, UNIT_NAMES } from "../services/org/teams.ts";
-import { toAPIOrganization, type APIOrganization } from "./org.ts";
-
-/** Gitea's `Team` JSON. */
-export interface APITeam {
-  id: number;
-  name: string;
-  description: string;
-  organization: APIOrganization | null;
-  includes_all_repositories: boolean;
-  permission: string;
-  units: string[];
-  units_map: Record<string, string>;
-  can_create_org_repo: boolean;
-}
+import { toAPIOrganization } from "./org.ts";
+import type { APITeam } from "../shapes/team.ts";
 
 /**
  * Gitea's convert.ToTeam. An admin or owner team shows every unit at the team's own mode (Gitea's

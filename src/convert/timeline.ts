@@ -3,14 +3,15 @@ import type { UserRow } from "../db/schema/index.ts";
 import type { TimelineView } from "../services/issue/timeline.ts";
 import { secToTime } from "../lib/duration.ts";
 import { toRFC3339 } from "../lib/time.ts";
-import { toAPIComment, type APIComment } from "./comment.ts";
-import { toAPIIssue, type APIIssue } from "./issue.ts";
-import { toAPILabel, type APILabel } from "./label.ts";
-import { toAPIMilestone, type APIMilestone } from "./milestone.ts";
+import { toAPIComment } from "./comment.ts";
+import { toAPIIssue } from "./issue.ts";
+import { toAPILabel } from "./label.ts";
+import { toAPIMilestone } from "./milestone.ts";
 import { repoLinks } from "./repo.ts";
-import { toAPITrackedTime, type APITrackedTime } from "./tracked-time.ts";
-import { toAPIUser, type APIUser } from "./user.ts";
-import { toAPITeam, type APITeam } from "./team.ts";
+import { toAPITrackedTime } from "./tracked-time.ts";
+import { toAPIUser } from "./user.ts";
+import { toAPITeam } from "./team.ts";
+import type { APITimelineComment } from "../shapes/issue-extras.ts";
 
 /** Gitea's CommentType.String(), indexed by the type's number. */
 const TYPE_NAMES = [
@@ -57,39 +58,6 @@ const TYPE_NAMES = [
 
 /** Gitea's XRefAction.String(). */
 const REF_ACTIONS = ["none", "closes", "reopens", "neutered"] as const;
-
-/** Gitea's `TimelineComment` JSON: every field present, the ones an event does not use null or empty. */
-export interface APITimelineComment {
-  id: number;
-  type: string;
-  html_url: string;
-  pull_request_url: string;
-  issue_url: string;
-  user: APIUser;
-  body: string;
-  created_at: string;
-  updated_at: string;
-  old_project_id: number;
-  project_id: number;
-  old_milestone: APIMilestone | null;
-  milestone: APIMilestone | null;
-  tracked_time: APITrackedTime | null;
-  old_title: string;
-  new_title: string;
-  old_ref: string;
-  new_ref: string;
-  ref_issue: APIIssue | null;
-  ref_comment: APIComment | null;
-  ref_action: string;
-  ref_commit_sha: string;
-  review_id: number;
-  label: APILabel | null;
-  assignee: APIUser | null;
-  assignee_team: APITeam | null;
-  removed_assignee: boolean;
-  resolve_doer: null;
-  dependent_issue: APIIssue | null;
-}
 
 /**
  * Gitea's convert.ToTimelineComment. Users are rendered as for an anonymous viewer, as Gitea passes

@@ -2,16 +2,7 @@ import type { AccessTokenRow } from "../db/schema/index.ts";
 import { ScopeSet } from "../services/access/scopes.ts";
 import { storedScope } from "../services/user/tokens.ts";
 import { toRFC3339 } from "../lib/time.ts";
-
-export interface APIAccessToken {
-  id: number;
-  name: string;
-  sha1: string;
-  token_last_eight: string;
-  scopes: string[];
-  created_at: string;
-  last_used_at: string;
-}
+import type { APIAccessToken } from "../shapes/user.ts";
 
 /** `sha1` carries the token only in the creation response; lists show it empty, as Gitea does. */
 export function toAPIAccessToken(row: AccessTokenRow, plaintext = ""): APIAccessToken {

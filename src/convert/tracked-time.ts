@@ -2,18 +2,8 @@ import type { Settings } from "../config/settings.ts";
 import type { UserRow } from "../db/schema/index.ts";
 import type { TrackedTimeView } from "../services/issue/times.ts";
 import { toRFC3339 } from "../lib/time.ts";
-import { toAPIIssue, type APIIssue } from "./issue.ts";
-
-/** Gitea's `TrackedTime` JSON. */
-export interface APITrackedTime {
-  id: number;
-  created: string;
-  time: number;
-  user_id: number;
-  user_name: string;
-  issue_id: number;
-  issue: APIIssue | null;
-}
+import { toAPIIssue } from "./issue.ts";
+import type { APITrackedTime } from "../shapes/issue-extras.ts";
 
 /** Gitea's convert.ToTrackedTime; `issue` is null where the doer may not read it. */
 export function toAPITrackedTime(settings: Settings, v: TrackedTimeView, doer: UserRow | undefined): APITrackedTime {

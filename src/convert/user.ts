@@ -3,33 +3,7 @@ import type { Settings } from "../config/settings.ts";
 import type { EmailRow, UserRow } from "../db/schema/index.ts";
 import { toRFC3339 } from "../lib/time.ts";
 import { visibilityName } from "../services/user/visibility.ts";
-
-/** Gitea's `User` JSON. */
-export interface APIUser {
-  id: number;
-  login: string;
-  login_name: string;
-  source_id: number;
-  full_name: string;
-  email: string;
-  avatar_url: string;
-  html_url: string;
-  language: string;
-  is_admin: boolean;
-  last_login: string;
-  created: string;
-  restricted: boolean;
-  active: boolean;
-  prohibit_login: boolean;
-  location: string;
-  website: string;
-  description: string;
-  visibility: string;
-  followers_count: number;
-  following_count: number;
-  starred_repos_count: number;
-  username: string;
-}
+import type { APIEmail, APIUser, APIUserSettings } from "../shapes/user.ts";
 
 export function avatarUrl(settings: Settings, user: Pick<UserRow, "email" | "avatar" | "id">): string {
   if (user.avatar) return `${settings.server.rootUrl}avatars/${encodeURIComponent(user.avatar)}`;
@@ -87,14 +61,6 @@ function userJson(settings: Settings, user: UserRow, signed: boolean, authed: bo
   };
 }
 
-export interface APIEmail {
-  email: string;
-  verified: boolean;
-  primary: boolean;
-  user_id: number;
-  username: string;
-}
-
 export function toAPIEmail(email: EmailRow, owner: Pick<UserRow, "id" | "name">): APIEmail {
   return {
     email: email.email,
@@ -103,18 +69,6 @@ export function toAPIEmail(email: EmailRow, owner: Pick<UserRow, "id" | "name">)
     user_id: owner.id,
     username: owner.name,
   };
-}
-
-export interface APIUserSettings {
-  full_name: string;
-  website: string;
-  description: string;
-  location: string;
-  language: string;
-  theme: string;
-  diff_view_style: string;
-  hide_email: boolean;
-  hide_activity: boolean;
 }
 
 export function toAPIUserSettings(user: UserRow, defaultTheme: string): APIUserSettings {

@@ -82,14 +82,36 @@ export type Granted<A extends Access> = { doer: [NeedsDoer<A>] extends [never] ?
   (A["org"] extends OrgAccess ? { org: UserRow } : unknown) &
   (A["user"] extends UserAccess ? { user: UserRow } : unknown);
 
-/** A response with a status other than 200 or with headers; a handler may also return a bare body. */
-export class Reply {
+/**
+ * A response with a status other than 200 or with headers; a handler may also return a bare body.
+ * The status and body are type parameters so a handler's replies can be checked against the
+ * responses its operation declares (see HandlerResult).
+ */
+export class Reply<S extends number = number, B = undefined> {
   constructor(
-    readonly status: number,
-    readonly body?: unknown,
+    readonly status: S,
+    readonly body?: B,
     readonly headers: Record<string, string> = {},
   ) {}
 }
+
+/** An operation's declared responses: the body schema of each status, `null` for an empty body. */
+export type Responses = Record<number, GenericSchema | null>;
+
+/** The body a declared status carries: its schema's output, nothing for `null`. */
+type BodyOf<R extends Responses, S extends keyof R> = R[S] extends GenericSchema ? InferOutput<R[S]> : undefined;
+
+/**
+ * What a handler may return, derived from its declared responses: a Reply of a declared status
+ * with that status's body, the bare body of a declared 200, and, for an operation that streams
+ * (`streams: true`, downloads), a Response of its own. Anything else fails to compile, so the
+ * JSON a handler sends is the shape the API document promises.
+ */
+export type HandlerResult<R extends Responses, St extends boolean = false> = R extends unknown // one per alternative, when `responses` is chosen by a condition
+  ? | { [S in keyof R & number]: Reply<S, BodyOf<R, S>> }[keyof R & number]
+    | (200 extends keyof R ? BodyOf<R, 200> : never)
+    | (St extends true ? Response : never)
+  : never;
 
 export interface OpContext<P, Q, B> {
   params: P;
@@ -103,7 +125,7 @@ export interface OpContext<P, Q, B> {
   /** Gitea's page/limit from the query, defaulted and capped. */
   page(): Page;
   /** A 200 list reply with X-Total-Count and Link headers. */
-  list<T>(items: T[], total: number, page: Page): Reply;
+  list<T>(items: T[], total: number, page: Page): Reply<200, T[]>;
 }
 
 type Out<S> = S extends GenericSchema ? InferOutput<S> : undefined;
@@ -113,6 +135,8 @@ export interface OperationSpec<
   QS extends GenericSchema | undefined = undefined,
   BS extends GenericSchema | undefined = undefined,
   A extends Access = Access,
+  R extends Responses = Responses,
+  St extends boolean = false,
 > {
   method: Method;
   /** Path below /api/v1, Elysia syntax: `/users/:username/tokens`. */
@@ -145,14 +169,28 @@ export interface OperationSpec<
   body?: BS;
   /** For uploads read by the handler itself: the multipart/form-data field carrying the file. */
   multipartFile?: string;
-  /** Response schemas by status, for the API document; `null` for an empty body. */
-  responses: Record<number, GenericSchema | null>;
-  handler(ctx: OpContext<Out<PS>, Out<QS>, Out<BS>> & Granted<A>): Reply | unknown | Promise<Reply | unknown>;
+  /** Response schemas by status, for the API document and the handler's result type; `null` for an empty body. */
+  responses: R;
+  /**
+   * The handler answers with a streamed Response of its own (raw files, archives), which the
+   * runner passes through; the document shows the declared responses as they are.
+   */
+  streams?: St;
+  handler(
+    ctx: OpContext<Out<PS>, Out<QS>, Out<BS>> & Granted<A>,
+  ): NoInfer<HandlerResult<R, St>> | Promise<NoInfer<HandlerResult<R, St>>>;
 }
 
-// The registry holds specs of differing schema types; handlers are only called with validated input.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyOperation = OperationSpec<any, any, any, Access>;
+// The registry holds specs of differing schema types; handlers are only called with validated input,
+// and what they return was checked against their responses where they were declared (operation()).
+export type AnyOperation = Omit<
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  OperationSpec<any, any, any, Access, Responses, boolean>,
+  "handler"
+> & {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  handler(ctx: any): unknown;
+};
 
 /** Declares an operation; the spec's schemas and access declaration type the handler's context. */
 export function operation<
@@ -160,14 +198,16 @@ export function operation<
   QS extends GenericSchema | undefined = undefined,
   BS extends GenericSchema | undefined = undefined,
   const A extends Access = Access,
->(spec: OperationSpec<PS, QS, BS, A>): AnyOperation {
+  const R extends Responses = Responses,
+  const St extends boolean = false,
+>(spec: OperationSpec<PS, QS, BS, A, R, St>): AnyOperation {
   return spec as AnyOperation;
 }
 
 export const reply = {
-  ok: (body: unknown, headers?: Record<string, string>) => new Reply(200, body, headers),
-  created: (body: unknown) => new Reply(201, body),
-  noContent: () => new Reply(204),
+  ok: <B>(body: B, headers?: Record<string, string>) => new Reply(200, body, headers),
+  created: <B>(body: B) => new Reply(201, body),
+  noContent: () => new Reply(204, undefined),
 };
 
 /** The categories an access declaration needs (none for public operations). */

@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { toJsonSchema, type ConversionConfig } from "@valibot/to-json-schema";
 import type { AnyOperation } from "./route.ts";
-import { namedSchemas } from "./schemas/registry.ts";
+import { namedSchemas } from "../shapes/registry.ts";
 import { VERSION } from "../version.ts";
 
 type Json = Record<string, unknown>;

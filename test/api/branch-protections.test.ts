@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { makeTestApp } from "../support/app.ts";
 import { expectShape } from "../support/shape.ts";
-import { BranchProtection } from "../../src/http/schemas/branch-protection.ts";
-import { Branch } from "../../src/http/schemas/branch.ts";
+import { BranchProtection } from "../../src/shapes/branch-protection.ts";
+import { Branch } from "../../src/shapes/branch.ts";
 import { protectionRuleFor } from "../../src/services/protection/rules.ts";
 import { ruleMatches } from "../../src/services/protection/rules.ts";
 

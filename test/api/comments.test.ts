@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { makeTestApp } from "../support/app.ts";
 import { expectShape } from "../support/shape.ts";
-import { Comment } from "../../src/http/schemas/comment.ts";
+import { Comment } from "../../src/shapes/comment.ts";
 import { writeTx } from "../../src/db/client.ts";
 import { eventsIdle } from "../../src/services/events/bus.ts";
 import * as issueModel from "../../src/models/issue.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { makeTestApp } from "../support/app.ts";
 import { expectShape } from "../support/shape.ts";
-import { User } from "../../src/http/schemas/user.ts";
+import { User } from "../../src/shapes/user.ts";
 import { createUser } from "../../src/services/user/account.ts";
 
 const t = makeTestApp();

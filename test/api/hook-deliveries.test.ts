@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { makeTestApp } from "../support/app.ts";
 import { expectShape } from "../support/shape.ts";
-import { HookDelivery, HookDeliveryDetail } from "../../src/http/schemas/hook.ts";
+import { HookDelivery, HookDeliveryDetail } from "../../src/shapes/hook.ts";
 import { getHookTask, listHookTasks } from "../../src/models/webhook.ts";
 
 // The receiver is on loopback, which deliveries may reach only when allowed; retries come quickly.

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { makeTestApp } from "../support/app.ts";
 import { expectShape } from "../support/shape.ts";
-import { Hook } from "../../src/http/schemas/hook.ts";
+import { Hook } from "../../src/shapes/hook.ts";
 import { getWebhook, hooksForRepo, listHookTasks } from "../../src/models/webhook.ts";
 import { hookWants } from "../../src/services/webhook/hook-events.ts";
 import { openAuthorization } from "../../src/services/webhook/auth-header.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { makeTestApp } from "../support/app.ts";
 import { expectShape } from "../support/shape.ts";
-import { Issue } from "../../src/http/schemas/issue.ts";
+import { Issue } from "../../src/shapes/issue.ts";
 
 const t = makeTestApp();
 const alice = await t.user("alice");

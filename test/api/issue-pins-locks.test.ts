@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { makeTestApp } from "../support/app.ts";
 import { expectShape } from "../support/shape.ts";
-import { Issue } from "../../src/http/schemas/issue.ts";
-import { NewIssuePinsAllowed } from "../../src/http/schemas/issue-extras.ts";
+import { Issue } from "../../src/shapes/issue.ts";
+import { NewIssuePinsAllowed } from "../../src/shapes/issue-extras.ts";
 
 const t = makeTestApp();
 const alice = await t.user("alice");

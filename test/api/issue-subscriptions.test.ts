@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { makeTestApp } from "../support/app.ts";
 import { expectShape } from "../support/shape.ts";
-import { WatchInfo } from "../../src/http/schemas/repo-social.ts";
-import { User } from "../../src/http/schemas/user.ts";
+import { WatchInfo } from "../../src/shapes/repo-social.ts";
+import { User } from "../../src/shapes/user.ts";
 
 const t = makeTestApp();
 const alice = await t.user("alice");

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { makeTestApp } from "../support/app.ts";
 import { expectShape } from "../support/shape.ts";
-import { IssueConfig, IssueConfigValidation, IssueTemplate } from "../../src/http/schemas/issue-extras.ts";
+import { IssueConfig, IssueConfigValidation, IssueTemplate } from "../../src/shapes/issue-extras.ts";
 
 const t = makeTestApp();
 const alice = await t.user("alice");

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { makeTestApp } from "../support/app.ts";
 import { expectShape } from "../support/shape.ts";
-import { TimelineComment } from "../../src/http/schemas/issue-extras.ts";
+import { TimelineComment } from "../../src/shapes/issue-extras.ts";
 import { comments, CommentType } from "../../src/db/schema/index.ts";
 import { getIssueByIndex } from "../../src/models/issue.ts";
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { makeTestApp } from "../support/app.ts";
 import { expectShape } from "../support/shape.ts";
-import { Issue } from "../../src/http/schemas/issue.ts";
+import { Issue } from "../../src/shapes/issue.ts";
 import { join } from "node:path";
 import { gitOk } from "../support/git.ts";
 import { getIssueByIndex, updateIssue } from "../../src/models/issue.ts";

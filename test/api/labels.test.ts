@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { makeTestApp } from "../support/app.ts";
 import { expectShape } from "../support/shape.ts";
-import { Label } from "../../src/http/schemas/label.ts";
+import { Label } from "../../src/shapes/label.ts";
 import { comments, CommentType, issues, labels } from "../../src/db/schema/index.ts";
 
 const t = makeTestApp();

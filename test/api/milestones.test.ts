@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { makeTestApp } from "../support/app.ts";
 import { expectShape } from "../support/shape.ts";
-import { Milestone } from "../../src/http/schemas/label.ts";
+import { Milestone } from "../../src/shapes/label.ts";
 import { milestones, repositories } from "../../src/db/schema/index.ts";
 
 const t = makeTestApp();

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { makeTestApp } from "../support/app.ts";
 import { expectShape } from "../support/shape.ts";
-import { GeneralAPISettings, GeneralAttachmentSettings, GeneralRepoSettings, GeneralUISettings } from "../../src/http/schemas/settings.ts";
+import { GeneralAPISettings, GeneralAttachmentSettings, GeneralRepoSettings, GeneralUISettings } from "../../src/shapes/settings.ts";
 
 const t = makeTestApp("[api]\nMAX_RESPONSE_ITEMS = 40\nDEFAULT_PAGING_NUM = 20\n[attachment]\nMAX_SIZE = 4\n");
 

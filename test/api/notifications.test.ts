@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import { makeTestApp } from "../support/app.ts";
 import { expectShape } from "../support/shape.ts";
-import { NotificationCount, NotificationThread } from "../../src/http/schemas/notification.ts";
+import { NotificationCount, NotificationThread } from "../../src/shapes/notification.ts";
 import { comments, issues, issueWatches, notifications } from "../../src/db/schema/index.ts";
 import { getIssueByIndex } from "../../src/models/issue.ts";
 import { getRepoByOwner } from "../../src/models/repo.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { makeTestApp } from "../support/app.ts";
 import { expectShape } from "../support/shape.ts";
-import { Organization, OrganizationPermissions } from "../../src/http/schemas/org.ts";
+import { Organization, OrganizationPermissions } from "../../src/shapes/org.ts";
 
 const t = makeTestApp();
 const root = await t.user("root", { admin: true });

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { makeTestApp } from "../support/app.ts";
 import { authUrl, gitOk } from "../support/git.ts";
 import { expectShape } from "../support/shape.ts";
-import { PullReview, PullReviewComment } from "../../src/http/schemas/review.ts";
+import { PullReview, PullReviewComment } from "../../src/shapes/review.ts";
 import { pullSyncIdle } from "../../src/services/pull/push-sync.ts";
 import { cutDiffAroundLine, patchToDiffHunk } from "../../src/services/pull/review-patch.ts";
 

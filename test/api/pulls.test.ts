@@ -5,9 +5,9 @@ import { join } from "node:path";
 import { makeTestApp } from "../support/app.ts";
 import { authUrl, gitOk } from "../support/git.ts";
 import { expectShape } from "../support/shape.ts";
-import { ChangedFile, PullRequest } from "../../src/http/schemas/pull.ts";
-import { Commit } from "../../src/http/schemas/commit.ts";
-import { Issue } from "../../src/http/schemas/issue.ts";
+import { ChangedFile, PullRequest } from "../../src/shapes/pull.ts";
+import { Commit } from "../../src/shapes/commit.ts";
+import { Issue } from "../../src/shapes/issue.ts";
 import { gitDirOf } from "../../src/services/repo/lookup.ts";
 import { pullSyncIdle } from "../../src/services/pull/push-sync.ts";
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { makeTestApp } from "../support/app.ts";
 import { expectShape } from "../support/shape.ts";
-import { Reaction } from "../../src/http/schemas/comment.ts";
+import { Reaction } from "../../src/shapes/comment.ts";
 import { writeTx } from "../../src/db/client.ts";
 import * as issueModel from "../../src/models/issue.ts";
 import { reactions } from "../../src/db/schema/index.ts";

@@ -3,7 +3,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { makeTestApp, ROOT_URL, type TestApp } from "../support/app.ts";
 import { expectShape } from "../support/shape.ts";
-import { Attachment } from "../../src/http/schemas/issue.ts";
+import { Attachment } from "../../src/shapes/issue.ts";
 import { createApp } from "../../src/http/app.ts";
 
 const t = makeTestApp();

@@ -3,7 +3,7 @@ import * as v from "valibot";
 import { makeTestApp, ROOT_URL } from "../support/app.ts";
 import { gitOk } from "../support/git.ts";
 import { expectShape } from "../support/shape.ts";
-import { Release } from "../../src/http/schemas/release.ts";
+import { Release } from "../../src/shapes/release.ts";
 import { gitDirOf } from "../../src/services/repo/lookup.ts";
 import { releasesAfterPush } from "../../src/services/release/tag-sync.ts";
 

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { makeTestApp } from "../support/app.ts";
 import { authUrl, gitOk } from "../support/git.ts";
 import { expectShape } from "../support/shape.ts";
-import { Branch } from "../../src/http/schemas/branch.ts";
+import { Branch } from "../../src/shapes/branch.ts";
 import { getRepoByOwner } from "../../src/models/repo.ts";
 import { getUserByName } from "../../src/models/user.ts";
 import { deleteBranches, getBranch, listBranches, upsertBranch } from "../../src/models/branch.ts";

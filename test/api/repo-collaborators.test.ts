@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { makeTestApp } from "../support/app.ts";
 import { expectShape } from "../support/shape.ts";
-import { User } from "../../src/http/schemas/user.ts";
-import { RepoCollaboratorPermission } from "../../src/http/schemas/repo-social.ts";
+import { User } from "../../src/shapes/user.ts";
+import { RepoCollaboratorPermission } from "../../src/shapes/repo-social.ts";
 
 const t = makeTestApp();
 const root = await t.user("root", { admin: true });

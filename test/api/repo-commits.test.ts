@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { makeTestApp } from "../support/app.ts";
 import { authUrl, gitOk } from "../support/git.ts";
 import { expectShape } from "../support/shape.ts";
-import { Commit, Compare, Note } from "../../src/http/schemas/commit.ts";
+import { Commit, Compare, Note } from "../../src/shapes/commit.ts";
 import { gitDirOf } from "../../src/services/repo/lookup.ts";
 import { parseCommit } from "../../src/git/objects.ts";
 import { gitTime } from "../../src/convert/commit.ts";

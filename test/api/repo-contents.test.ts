@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { makeTestApp } from "../support/app.ts";
 import { authUrl, gitOk, localRepo } from "../support/git.ts";
 import { expectShape } from "../support/shape.ts";
-import { ContentsResponse, FileDeleteResponse, FileResponse, FilesResponse } from "../../src/http/schemas/content.ts";
+import { ContentsResponse, FileDeleteResponse, FileResponse, FilesResponse } from "../../src/shapes/content.ts";
 import { getBranch } from "../../src/models/branch.ts";
 import { getRepoById } from "../../src/models/repo.ts";
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { makeTestApp, type TestApp } from "../support/app.ts";
 import { expectShape } from "../support/shape.ts";
 import { authUrl, gitOk } from "../support/git.ts";
-import { Repository } from "../../src/http/schemas/repo.ts";
+import { Repository } from "../../src/shapes/repo.ts";
 import { listBranches } from "../../src/models/branch.ts";
 
 const t = makeTestApp("", { listen: true });

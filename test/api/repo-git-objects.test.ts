@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { makeTestApp } from "../support/app.ts";
 import { authUrl, gitOk } from "../support/git.ts";
 import { expectShape } from "../support/shape.ts";
-import { GitBlobResponse, GitTreeResponse } from "../../src/http/schemas/commit.ts";
+import { GitBlobResponse, GitTreeResponse } from "../../src/shapes/commit.ts";
 import { languageOf, languageStats } from "../../src/git/languages.ts";
 import { catFile } from "../../src/git/catfile.ts";
 import { gitDirOf } from "../../src/services/repo/lookup.ts";

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { makeTestApp } from "../support/app.ts";
 import { expectShape } from "../support/shape.ts";
-import { User } from "../../src/http/schemas/user.ts";
-import { Repository } from "../../src/http/schemas/repo.ts";
+import { User } from "../../src/shapes/user.ts";
+import { Repository } from "../../src/shapes/repo.ts";
 import {
   GitignoreTemplateInfo,
   LabelTemplate,
@@ -10,7 +10,7 @@ import {
   LicensesTemplateListEntry,
   TopicResponse,
   WatchInfo,
-} from "../../src/http/schemas/repo-social.ts";
+} from "../../src/shapes/repo-social.ts";
 
 const t = makeTestApp();
 const root = await t.user("root", { admin: true });

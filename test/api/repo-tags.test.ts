@@ -6,7 +6,7 @@ import * as v from "valibot";
 import { makeTestApp } from "../support/app.ts";
 import { authUrl, gitOk } from "../support/git.ts";
 import { expectShape } from "../support/shape.ts";
-import { AnnotatedTag, Reference, Tag } from "../../src/http/schemas/branch.ts";
+import { AnnotatedTag, Reference, Tag } from "../../src/shapes/branch.ts";
 import { gitDirOf } from "../../src/services/repo/lookup.ts";
 
 const t = makeTestApp("", { listen: true });

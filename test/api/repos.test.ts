@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { makeTestApp } from "../support/app.ts";
 import { expectShape } from "../support/shape.ts";
-import { Repository } from "../../src/http/schemas/repo.ts";
+import { Repository } from "../../src/shapes/repo.ts";
 import { repoPath } from "../../src/git/repo-init.ts";
 
 const t = makeTestApp("[repository]\nDEFAULT_BRANCH = trunk\n");

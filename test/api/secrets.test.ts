@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { makeTestApp } from "../support/app.ts";
 import { expectShape } from "../support/shape.ts";
-import { Secret } from "../../src/http/schemas/secret.ts";
+import { Secret } from "../../src/shapes/secret.ts";
 import { findSecret, type SecretLevel } from "../../src/models/secret.ts";
 import { openSecretData } from "../../src/services/secrets/seal.ts";
 import { secrets } from "../../src/db/schema/index.ts";

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { makeTestApp } from "../support/app.ts";
 import { expectShape } from "../support/shape.ts";
-import { CombinedStatus, CommitStatus } from "../../src/http/schemas/status.ts";
+import { CombinedStatus, CommitStatus } from "../../src/shapes/status.ts";
 import { commitStatuses } from "../../src/db/schema/index.ts";
 import { commitStatusEvents, type CommitStatusEvent } from "../../src/services/status/events.ts";
 import { EVENTS_QUEUE } from "../../src/services/events/bus.ts";

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { makeTestApp } from "../support/app.ts";
 import { gitOk } from "../support/git.ts";
 import { expectShape } from "../support/shape.ts";
-import { TagProtection } from "../../src/http/schemas/tag-protection.ts";
+import { TagProtection } from "../../src/shapes/tag-protection.ts";
 import { compileTagPattern } from "../../src/services/protection/tag-rules.ts";
 import { gitDirOf } from "../../src/services/repo/lookup.ts";
 

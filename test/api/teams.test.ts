@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { makeTestApp } from "../support/app.ts";
 import { expectShape } from "../support/shape.ts";
-import { Team, TeamSearchResult } from "../../src/http/schemas/team.ts";
-import { Organization } from "../../src/http/schemas/org.ts";
+import { Team, TeamSearchResult } from "../../src/shapes/team.ts";
+import { Organization } from "../../src/shapes/org.ts";
 
 const t = makeTestApp();
 const root = await t.user("root", { admin: true });

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { makeTestApp } from "../support/app.ts";
 import { expectShape } from "../support/shape.ts";
-import { AccessToken } from "../../src/http/schemas/user.ts";
+import { AccessToken } from "../../src/shapes/user.ts";
 import { insertToken } from "../../src/models/token.ts";
 import { hashToken } from "../../src/crypto/token.ts";
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { makeTestApp } from "../support/app.ts";
 import { expectShape } from "../support/shape.ts";
-import { Email, User, UserSettings } from "../../src/http/schemas/user.ts";
+import { Email, User, UserSettings } from "../../src/shapes/user.ts";
 
 const t = makeTestApp();
 const root = await t.user("root", { admin: true });

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { makeTestApp } from "../support/app.ts";
 import { expectShape } from "../support/shape.ts";
-import { ActionVariable } from "../../src/http/schemas/action-variable.ts";
+import { ActionVariable } from "../../src/shapes/action-variable.ts";
 import { findVariable, type VariableLevel } from "../../src/models/action-variable.ts";
 
 const t = makeTestApp();

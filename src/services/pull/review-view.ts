@@ -5,7 +5,10 @@ import * as users from "../../models/user.ts";
 import { getTeamById, unitsOfTeams } from "../../models/team.ts";
 import { ghostUser } from "../user/profile.ts";
 
-const STATES: Record<number, string> = {
+/** Gitea's ReviewStateType names; `""` is an unknown type's. */
+export type ReviewStateName = "APPROVED" | "REQUEST_CHANGES" | "COMMENT" | "PENDING" | "REQUEST_REVIEW" | "";
+
+const STATES: Record<number, ReviewStateName> = {
   [ReviewType.Approve]: "APPROVED",
   [ReviewType.Reject]: "REQUEST_CHANGES",
   [ReviewType.Comment]: "COMMENT",
@@ -14,7 +17,7 @@ const STATES: Record<number, string> = {
 };
 
 /** Gitea's ReviewStateType of a review type (empty for an unknown one). */
-export const reviewStateName = (type: number): string => STATES[type] ?? "";
+export const reviewStateName = (type: number): ReviewStateName => STATES[type] ?? "";
 
 export const isPendingReview = (r: Pick<ReviewRow, "type">): boolean => r.type === ReviewType.Pending;
 

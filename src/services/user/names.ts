@@ -1,10 +1,6 @@
-/** Gitea's user-name rules: alphanumerics, `-`, `_`, `.`; no leading special, no run of them, none last. */
-const VALID = /^[\da-zA-Z][-.\w]*$/;
-const INVALID = /[-._]{2,}|[-._]$/;
+import { isValidUsername } from "../../lib/username.ts";
 
-export function isValidUsername(name: string): boolean {
-  return VALID.test(name) && !INVALID.test(name);
-}
+export { isValidUsername };
 
 /** Names that would collide with routes or system users (Gitea's reservedUsernames). */
 const RESERVED = new Set([

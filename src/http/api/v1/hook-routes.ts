@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { operation, reply, Reply, type Access, type AnyOperation, type Granted, type OpContext } from "../../route.ts";
-import { PageQuery } from "../../schemas/common.ts";
-import { CreateHookOption, DeliveryUuidParam, EditHookOption, Hook, HookDelivery, HookDeliveryDetail } from "../../schemas/hook.ts";
+import { PageQuery } from "../../../shapes/common.ts";
+import { CreateHookOption, DeliveryUuidParam, EditHookOption, Hook, HookDelivery, HookDeliveryDetail } from "../../../shapes/hook.ts";
 import {
   createHook,
   deleteHook,

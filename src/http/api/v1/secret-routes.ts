@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { operation, reply, Reply, type Access, type AnyOperation, type Granted, type OpContext } from "../../route.ts";
-import { CreateOrUpdateSecretOption, SecretNameParam } from "../../schemas/secret.ts";
+import { CreateOrUpdateSecretOption, SecretNameParam } from "../../../shapes/secret.ts";
 import { createOrUpdateSecret, deleteSecretByName, type SecretLevel } from "../../../services/secrets/secrets.ts";
 
 /**

@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { operation, reply, Reply, type Access, type AnyOperation, type Granted, type OpContext } from "../../route.ts";
-import { PageQuery } from "../../schemas/common.ts";
-import { ActionVariable, CreateVariableOption, UpdateVariableOption, VariableNameParam } from "../../schemas/action-variable.ts";
+import { PageQuery } from "../../../shapes/common.ts";
+import { ActionVariable, CreateVariableOption, UpdateVariableOption, VariableNameParam } from "../../../shapes/action-variable.ts";
 import {
   createVariable,
   deleteVariableByName,

@@ -8,15 +8,16 @@ import { payloadRepo, usernamesByEmail, type PayloadAccess, type PayloadRepo } f
 import { toAPIRepo, repoLinks } from "../../../convert/repo.ts";
 import { toAPIUser } from "../../../convert/user.ts";
 import { gitTime } from "../../../convert/commit.ts";
+import type { APIRepository } from "../../../shapes/repo.ts";
 
 /** Gitea's convert.ToRepo of a payload, with a fork's parent rendered one level deep. */
 export function repoJson(env: Env, repo: RepoRow, owner: UserRow, access: PayloadAccess): Record<string, unknown> {
   return convertRepo(env, payloadRepo(env, repo, owner, access));
 }
 
-function convertRepo(env: Env, view: PayloadRepo): Record<string, unknown> {
-  const parent = view.parent ? convertRepo(env, view.parent) : undefined;
-  return toAPIRepo(env.settings, { ...view, ...(parent ? { parent } : {}) });
+function convertRepo(env: Env, view: PayloadRepo): APIRepository {
+  const { parent, ...rest } = view;
+  return toAPIRepo(env.settings, parent ? { ...rest, parent: convertRepo(env, parent) } : rest);
 }
 
 /** Gitea's convert.ToUser(ctx, user, nil): a user as an anonymous viewer sees them. */

@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { operation, type AnyOperation, type OpContext } from "../../../route.ts";
-import { PageQuery } from "../../../schemas/common.ts";
-import { Email } from "../../../schemas/user.ts";
+import { PageQuery } from "../../../../shapes/common.ts";
+import { Email } from "../../../../shapes/user.ts";
 import { toAPIEmail } from "../../../../convert/user.ts";
 import { searchAllEmails } from "../../../../services/user/emails.ts";
 

@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { operation, type AnyOperation } from "../../../route.ts";
-import { Hook } from "../../../schemas/hook.ts";
-import { PageQuery } from "../../../schemas/common.ts";
+import { Hook } from "../../../../shapes/hook.ts";
+import { PageQuery } from "../../../../shapes/common.ts";
 import { listHooks, type SiteHookKind } from "../../../../services/webhook/hooks.ts";
 import { toAPIHook } from "../../../../convert/hook.ts";
 import { hookCrudOperations, hookDeliveryOperations, type HookLevel } from "../hook-routes.ts";

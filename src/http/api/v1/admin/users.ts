@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { operation, reply } from "../../../route.ts";
-import { CreateUserOption, EditUserOption, User } from "../../../schemas/user.ts";
-import { PageQuery, UsernameParams } from "../../../schemas/common.ts";
+import { CreateUserOption, EditUserOption, User } from "../../../../shapes/user.ts";
+import { PageQuery, UsernameParams } from "../../../../shapes/common.ts";
 import { toAPIUser } from "../../../../convert/user.ts";
 import { createUser, deleteUser, editUser } from "../../../../services/user/account.ts";
 import { adminListUsers } from "../../../../services/user/profile.ts";

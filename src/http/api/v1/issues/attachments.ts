@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { operation, reply, type AnyOperation } from "../../../route.ts";
-import { Attachment, IssueParams } from "../../../schemas/issue.ts";
-import { CommentAttachmentParams, CommentParams, EditAttachmentOptions, IssueAttachmentParams } from "../../../schemas/comment.ts";
+import { Attachment, IssueParams } from "../../../../shapes/issue.ts";
+import { CommentAttachmentParams, CommentParams, EditAttachmentOptions, IssueAttachmentParams } from "../../../../shapes/comment.ts";
 import { toAPIAttachment } from "../../../../convert/attachment.ts";
 import { issueFromPath } from "../../../../services/issue/lookup.ts";
 import { commentFromPath } from "../../../../services/issue/comments.ts";

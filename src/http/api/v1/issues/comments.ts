@@ -1,9 +1,9 @@
 import * as v from "valibot";
 import { operation, reply, Reply, type AnyOperation } from "../../../route.ts";
-import { PageQuery } from "../../../schemas/common.ts";
-import { RepoParams } from "../../../schemas/repo.ts";
-import { IssueParams } from "../../../schemas/issue.ts";
-import { Comment, CommentParams, CreateIssueCommentOption, EditIssueCommentOption, IssueCommentParams } from "../../../schemas/comment.ts";
+import { PageQuery } from "../../../../shapes/common.ts";
+import { RepoParams } from "../../../../shapes/repo.ts";
+import { IssueParams } from "../../../../shapes/issue.ts";
+import { Comment, CommentParams, CreateIssueCommentOption, EditIssueCommentOption, IssueCommentParams } from "../../../../shapes/comment.ts";
 import { toAPIComment } from "../../../../convert/comment.ts";
 import {
   commentFromPath,

@@ -1,8 +1,8 @@
 import * as v from "valibot";
 import { operation, Reply, type AnyOperation } from "../../../route.ts";
-import { PageQuery } from "../../../schemas/common.ts";
-import { Issue, IssueParams } from "../../../schemas/issue.ts";
-import { IssueMeta } from "../../../schemas/issue-extras.ts";
+import { PageQuery } from "../../../../shapes/common.ts";
+import { Issue, IssueParams } from "../../../../shapes/issue.ts";
+import { IssueMeta } from "../../../../shapes/issue-extras.ts";
 import { toAPIIssue } from "../../../../convert/issue.ts";
 import { toAPIBlocker } from "../../../../convert/dependency.ts";
 import {

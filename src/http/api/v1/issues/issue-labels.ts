@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { operation, reply, type AnyOperation } from "../../../route.ts";
-import { IssueParams } from "../../../schemas/issue.ts";
-import { IssueLabelParams, IssueLabelsOption, Label } from "../../../schemas/label.ts";
+import { IssueParams } from "../../../../shapes/issue.ts";
+import { IssueLabelParams, IssueLabelsOption, Label } from "../../../../shapes/label.ts";
 import { toAPIRepoLabel } from "../../../../convert/label.ts";
 import { canWriteIssue, issueFromPath, type IssueContext } from "../../../../services/issue/lookup.ts";
 import {

@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { operation, reply, Reply, type AnyOperation } from "../../../route.ts";
-import { PageQuery } from "../../../schemas/common.ts";
-import { RepoParams } from "../../../schemas/repo.ts";
+import { PageQuery } from "../../../../shapes/common.ts";
+import { RepoParams } from "../../../../shapes/repo.ts";
 import {
   CreateIssueOption,
   EditDeadlineOption,
@@ -9,7 +9,7 @@ import {
   Issue,
   IssueDeadline,
   IssueParams,
-} from "../../../schemas/issue.ts";
+} from "../../../../shapes/issue.ts";
 import { toAPIIssue } from "../../../../convert/issue.ts";
 import { createIssue, deleteIssue, editIssue } from "../../../../services/issue/issues.ts";
 import { listRepoIssues } from "../../../../services/issue/list.ts";

@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { operation, reply, type AnyOperation } from "../../../route.ts";
-import { RepoParams } from "../../../schemas/repo.ts";
-import { CreateLabelOption, EditLabelOption, Label, LabelListQuery, LabelParams } from "../../../schemas/label.ts";
+import { RepoParams } from "../../../../shapes/repo.ts";
+import { CreateLabelOption, EditLabelOption, Label, LabelListQuery, LabelParams } from "../../../../shapes/label.ts";
 import { toAPILabel } from "../../../../convert/label.ts";
 import {
   createLabel,

@@ -1,6 +1,6 @@
 import { operation, reply, type AnyOperation } from "../../../route.ts";
-import { IssueParams } from "../../../schemas/issue.ts";
-import { LockIssueOption } from "../../../schemas/issue-extras.ts";
+import { IssueParams } from "../../../../shapes/issue.ts";
+import { LockIssueOption } from "../../../../shapes/issue-extras.ts";
 import { setIssueLocked } from "../../../../services/issue/locks.ts";
 
 /**

@@ -1,13 +1,13 @@
 import * as v from "valibot";
 import { operation, reply, type AnyOperation } from "../../../route.ts";
-import { RepoParams } from "../../../schemas/repo.ts";
+import { RepoParams } from "../../../../shapes/repo.ts";
 import {
   CreateMilestoneOption,
   EditMilestoneOption,
   Milestone,
   MilestoneListQuery,
   MilestoneParams,
-} from "../../../schemas/label.ts";
+} from "../../../../shapes/label.ts";
 import { toAPIMilestone } from "../../../../convert/milestone.ts";
 import {
   createMilestone,

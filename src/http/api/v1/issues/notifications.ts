@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { operation, Reply, type AnyOperation } from "../../../route.ts";
-import { RepoParams } from "../../../schemas/repo.ts";
+import { RepoParams } from "../../../../shapes/repo.ts";
 import {
   NotificationCount,
   NotificationListQuery,
@@ -8,7 +8,7 @@ import {
   NotificationThread,
   ThreadParams,
   ThreadReadQuery,
-} from "../../../schemas/notification.ts";
+} from "../../../../shapes/notification.ts";
 import { toAPINotificationThread } from "../../../../convert/notification.ts";
 import {
   countUnread,
@@ -31,6 +31,8 @@ import type { Page } from "../../../pagination.ts";
 import { repoJson } from "../repos/context.ts";
 import { totalHeaders } from "../repos/collaborators.ts";
 import { timeQuery } from "./issues.ts";
+import type { APIRepository } from "../../../../shapes/repo.ts";
+import type { APINotificationThread } from "../../../../shapes/notification.ts";
 
 /** The doer's own threads. */
 const mine = { scope: "notification", signIn: true } as const;
@@ -84,14 +86,20 @@ type Caller = { env: Env; doer: Doer };
 const viewerOf = (doer: Doer): Viewer => ({ user: doer });
 
 /** Threads as JSON, each repository rendered once and without `permissions`, as Gitea does. */
-function threadsJson({ env, doer }: Caller, list: ThreadView[]) {
-  const repos = new Map<number, object>();
-  return list.map((view) => {
+function threadsJson(caller: Caller, list: ThreadView[]): APINotificationThread[] {
+  return list.map(threadRenderer(caller));
+}
+
+/** Renders threads one by one, each repository once. */
+function threadRenderer({ env, doer }: Caller): (view: ThreadView) => APINotificationThread {
+  const repos = new Map<number, APINotificationThread["repository"]>();
+  return (view) => {
     let repository = repos.get(view.rc.repo.id);
     if (!repository) {
-      const { permissions: _p, parent, ...rest } = repoJson(env, view.rc, doer) as Record<string, unknown>;
-      if (parent && typeof parent === "object") {
-        const { permissions: _pp, ...parentRest } = parent as Record<string, unknown>;
+      const { permissions: _p, parent, ...rest } = repoJson(env, view.rc, doer);
+      if (parent) {
+        // The schema documents the parent by its id and name only; it is the whole Repository JSON (repoJson).
+        const { permissions: _pp, ...parentRest } = parent as APIRepository;
         repository = { ...rest, parent: parentRest };
       } else {
         repository = rest;
@@ -99,16 +107,16 @@ function threadsJson({ env, doer }: Caller, list: ThreadView[]) {
       repos.set(view.rc.repo.id, repository);
     }
     return toAPINotificationThread(env.settings, view, repository);
-  });
+  };
 }
 
 /** Gitea answers these lists with X-Total-Count only (no Link header). */
-function listReply(caller: Caller, q: ThreadQuery, page: Page): Reply {
+function listReply(caller: Caller, q: ThreadQuery, page: Page): Reply<200, APINotificationThread[]> {
   const { views, total } = listThreads(caller.env, viewerOf(caller.doer), q, page);
   return new Reply(200, threadsJson(caller, views), totalHeaders(total));
 }
 
-function readReply(caller: Caller, url: URL, q: ThreadQuery): Reply {
+function readReply(caller: Caller, url: URL, q: ThreadQuery): Reply<205, APINotificationThread[]> {
   const changed = markThreads(caller.env, viewerOf(caller.doer), q, targetStatus(url.searchParams.get("to-status")));
   return new Reply(205, threadsJson(caller, changed));
 }
@@ -159,7 +167,7 @@ export const notificationOperations: AnyOperation[] = [
     responses: { 200: NotificationThread },
     handler: (ctx) => {
       const view = getThread(ctx.env, viewerOf(ctx.doer), threadId(ctx.params.id));
-      return threadsJson(ctx, [view])[0];
+      return threadRenderer(ctx)(view);
     },
   }),
   operation({
@@ -174,7 +182,7 @@ export const notificationOperations: AnyOperation[] = [
     responses: { 205: NotificationThread },
     handler: (ctx) => {
       const view = setThreadStatus(ctx.env, viewerOf(ctx.doer), threadId(ctx.params.id), targetStatus(ctx.url.searchParams.get("to-status")));
-      return new Reply(205, threadsJson(ctx, [view])[0]);
+      return new Reply(205, threadRenderer(ctx)(view));
     },
   }),
   operation({

@@ -1,8 +1,8 @@
 import * as v from "valibot";
 import { operation, reply, type AnyOperation } from "../../../route.ts";
-import { RepoParams } from "../../../schemas/repo.ts";
-import { Issue, IssueParams } from "../../../schemas/issue.ts";
-import { IssuePinParams, NewIssuePinsAllowed } from "../../../schemas/issue-extras.ts";
+import { RepoParams } from "../../../../shapes/repo.ts";
+import { Issue, IssueParams } from "../../../../shapes/issue.ts";
+import { IssuePinParams, NewIssuePinsAllowed } from "../../../../shapes/issue-extras.ts";
 import { toAPIIssue } from "../../../../convert/issue.ts";
 import { moveIssuePin, newPinsAllowed, pinIssue, pinnedIssues, unpinIssue } from "../../../../services/issue/pins.ts";
 import { issueViews } from "../../../../services/issue/view.ts";

@@ -1,8 +1,8 @@
 import * as v from "valibot";
 import { operation, Reply, type AnyOperation } from "../../../route.ts";
-import { PageQuery } from "../../../schemas/common.ts";
-import { IssueParams } from "../../../schemas/issue.ts";
-import { CommentParams, EditReactionOption, Reaction } from "../../../schemas/comment.ts";
+import { PageQuery } from "../../../../shapes/common.ts";
+import { IssueParams } from "../../../../shapes/issue.ts";
+import { CommentParams, EditReactionOption, Reaction } from "../../../../shapes/comment.ts";
 import { toAPIReaction } from "../../../../convert/reaction.ts";
 import { commentFromPath } from "../../../../services/issue/comments.ts";
 import {

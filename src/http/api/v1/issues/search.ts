@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { operation, type AnyOperation } from "../../../route.ts";
-import { PageQuery } from "../../../schemas/common.ts";
-import { Issue } from "../../../schemas/issue.ts";
+import { PageQuery } from "../../../../shapes/common.ts";
+import { Issue } from "../../../../shapes/issue.ts";
 import { toAPIIssue } from "../../../../convert/issue.ts";
 import { searchIssues } from "../../../../services/issue/search.ts";
 import { timeQuery } from "./issues.ts";

@@ -1,10 +1,10 @@
 import * as v from "valibot";
 import { operation, Reply, type AnyOperation } from "../../../route.ts";
-import { PageQuery } from "../../../schemas/common.ts";
-import { IssueParams } from "../../../schemas/issue.ts";
-import { IssueUserParams } from "../../../schemas/issue-extras.ts";
-import { WatchInfo } from "../../../schemas/repo-social.ts";
-import { User } from "../../../schemas/user.ts";
+import { PageQuery } from "../../../../shapes/common.ts";
+import { IssueParams } from "../../../../shapes/issue.ts";
+import { IssueUserParams } from "../../../../shapes/issue-extras.ts";
+import { WatchInfo } from "../../../../shapes/repo-social.ts";
+import { User } from "../../../../shapes/user.ts";
 import { repoLinks } from "../../../../convert/repo.ts";
 import { toAPIUser } from "../../../../convert/user.ts";
 import { isSubscribed, listSubscribers, setSubscription } from "../../../../services/issue/subscriptions.ts";
@@ -17,7 +17,7 @@ const read = { scope: "issue", signIn: false, repo: { read: "tracker" }, issue: 
 const subscriber = { scope: "issue", signIn: false, repo: { read: "tracker", doer: true }, issue: true } as const;
 
 /** Gitea's setIssueSubscription: 201 when the state changed, 200 (no body) when it already was so. */
-const changedReply = (changed: boolean) => new Reply(changed ? 201 : 200);
+const changedReply = (changed: boolean) => (changed ? new Reply(201) : new Reply(200));
 
 export const subscriptionOperations: AnyOperation[] = [
   operation({

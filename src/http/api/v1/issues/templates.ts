@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { operation, Reply, type AnyOperation } from "../../../route.ts";
-import { RepoParams } from "../../../schemas/repo.ts";
-import { IssueConfig, IssueConfigValidation, IssueTemplate } from "../../../schemas/issue-extras.ts";
+import { RepoParams } from "../../../../shapes/repo.ts";
+import { IssueConfig, IssueConfigValidation, IssueTemplate } from "../../../../shapes/issue-extras.ts";
 import { toAPIIssueConfig, toAPIIssueTemplate } from "../../../../convert/issue-template.ts";
 import { issueConfig, issueTemplates } from "../../../../services/issue/templates.ts";
 

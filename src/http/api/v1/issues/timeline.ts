@@ -1,8 +1,8 @@
 import * as v from "valibot";
 import { operation, Reply, type AnyOperation } from "../../../route.ts";
-import { PageQuery } from "../../../schemas/common.ts";
-import { IssueParams } from "../../../schemas/issue.ts";
-import { TimelineComment } from "../../../schemas/issue-extras.ts";
+import { PageQuery } from "../../../../shapes/common.ts";
+import { IssueParams } from "../../../../shapes/issue.ts";
+import { TimelineComment } from "../../../../shapes/issue-extras.ts";
 import { toAPITimelineComment } from "../../../../convert/timeline.ts";
 import { issueFromPath } from "../../../../services/issue/lookup.ts";
 import { issueTimeline } from "../../../../services/issue/timeline.ts";

@@ -1,9 +1,10 @@
 import * as v from "valibot";
 import { operation, Reply, reply, type AnyOperation } from "../../../route.ts";
-import { PageQuery } from "../../../schemas/common.ts";
-import { RepoParams } from "../../../schemas/repo.ts";
-import { IssueParams } from "../../../schemas/issue.ts";
-import { AddTimeOption, IssueTimeParams, RepoUserParams, StopWatch, TrackedTime } from "../../../schemas/issue-extras.ts";
+import { PageQuery } from "../../../../shapes/common.ts";
+import { RepoParams } from "../../../../shapes/repo.ts";
+import { IssueParams } from "../../../../shapes/issue.ts";
+import type { APITrackedTime } from "../../../../shapes/issue-extras.ts";
+import { AddTimeOption, IssueTimeParams, RepoUserParams, StopWatch, TrackedTime } from "../../../../shapes/issue-extras.ts";
 import { toAPITrackedTime } from "../../../../convert/tracked-time.ts";
 import { toAPIStopWatch } from "../../../../convert/stopwatch.ts";
 import { issueFromPath, requireIssuesReader } from "../../../../services/issue/lookup.ts";
@@ -44,7 +45,7 @@ const repoTimes = { scope: "repository", signIn: false, repo: {} } as const;
 /** The doer's own times and stopwatches. */
 const mine = { scope: "user", signIn: true } as const;
 
-function timesReply(env: Env, views: TrackedTimeView[], doer: Doer | undefined, total?: number): Reply {
+function timesReply(env: Env, views: TrackedTimeView[], doer: Doer | undefined, total?: number): Reply<200, APITrackedTime[]> {
   const items = views.map((t) => toAPITrackedTime(env.settings, t, doer));
   return new Reply(200, items, total === undefined ? {} : totalHeaders(total));
 }

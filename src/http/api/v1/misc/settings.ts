@@ -4,7 +4,7 @@ import {
   GeneralAttachmentSettings,
   GeneralRepoSettings,
   GeneralUISettings,
-} from "../../../schemas/settings.ts";
+} from "../../../../shapes/settings.ts";
 import { apiSettings, attachmentSettings, repoSettings, uiSettings } from "../../../../services/settings.ts";
 
 const access = { scope: "public", signIn: false } as const;

@@ -6,7 +6,7 @@ import {
   LicenseTemplateInfo,
   LicensesTemplateListEntry,
   NameParams,
-} from "../../../schemas/repo-social.ts";
+} from "../../../../shapes/repo-social.ts";
 import {
   cleanTemplateName,
   gitignoreNames,

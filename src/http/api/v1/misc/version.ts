@@ -1,5 +1,5 @@
 import { operation } from "../../../route.ts";
-import { ServerVersion } from "../../../schemas/settings.ts";
+import { ServerVersion } from "../../../../shapes/settings.ts";
 import { VERSION } from "../../../../version.ts";
 
 export const versionOperations = [

@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { operation, reply, type AnyOperation } from "../../../route.ts";
-import { OrgParams } from "../../../schemas/org.ts";
-import { CreateLabelOption, EditLabelOption, Label, LabelListQuery, OrgLabelParams } from "../../../schemas/label.ts";
+import { OrgParams } from "../../../../shapes/org.ts";
+import { CreateLabelOption, EditLabelOption, Label, LabelListQuery, OrgLabelParams } from "../../../../shapes/label.ts";
 import { toAPILabel } from "../../../../convert/label.ts";
 import {
   createLabel,

@@ -1,8 +1,8 @@
 import * as v from "valibot";
 import { operation, reply, Reply, type AnyOperation } from "../../../route.ts";
-import { PageQuery } from "../../../schemas/common.ts";
-import { OrgParams, OrgUserParams } from "../../../schemas/org.ts";
-import { User } from "../../../schemas/user.ts";
+import { PageQuery } from "../../../../shapes/common.ts";
+import { OrgParams, OrgUserParams } from "../../../../shapes/org.ts";
+import { User } from "../../../../shapes/user.ts";
 import { toAPIUser } from "../../../../convert/user.ts";
 import {
   checkMember,

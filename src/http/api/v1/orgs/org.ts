@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { operation, reply, type AnyOperation } from "../../../route.ts";
-import { PageQuery, UsernameParams } from "../../../schemas/common.ts";
+import { PageQuery, UsernameParams } from "../../../../shapes/common.ts";
 import {
   CreateOrgOption,
   EditOrgOption,
@@ -10,7 +10,7 @@ import {
   RenameOrgOption,
   RenameUserOption,
   UpdateUserAvatarOption,
-} from "../../../schemas/org.ts";
+} from "../../../../shapes/org.ts";
 import { renameAccount } from "../../../../services/user/rename.ts";
 import { UserType } from "../../../../services/user/visibility.ts";
 import { toAPIOrganization } from "../../../../convert/org.ts";

@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { operation, Reply, type AnyOperation, type Granted, type OpContext } from "../../../route.ts";
-import { PageQuery } from "../../../schemas/common.ts";
-import { Secret } from "../../../schemas/secret.ts";
+import { PageQuery } from "../../../../shapes/common.ts";
+import { Secret } from "../../../../shapes/secret.ts";
 import { listSecrets } from "../../../../services/secrets/secrets.ts";
 import { toAPISecret } from "../../../../convert/secret.ts";
 import { secretWriteOperations, type SecretRouteLevel } from "../secret-routes.ts";

@@ -1,11 +1,11 @@
 import * as v from "valibot";
 import { operation, reply, Reply, type AnyOperation } from "../../../route.ts";
-import { PageQuery } from "../../../schemas/common.ts";
-import { OrgParams } from "../../../schemas/org.ts";
-import { CreateTeamOption, EditTeamOption, Team, TeamSearchResult } from "../../../schemas/team.ts";
-import { User } from "../../../schemas/user.ts";
-import { Repository } from "../../../schemas/repo.ts";
-import { toAPITeam, type APITeam } from "../../../../convert/team.ts";
+import { PageQuery } from "../../../../shapes/common.ts";
+import { OrgParams } from "../../../../shapes/org.ts";
+import { CreateTeamOption, EditTeamOption, Team, TeamSearchResult } from "../../../../shapes/team.ts";
+import { User } from "../../../../shapes/user.ts";
+import { Repository } from "../../../../shapes/repo.ts";
+import { toAPITeam } from "../../../../convert/team.ts";
 import { toAPIUser } from "../../../../convert/user.ts";
 import {
   addTeamMember,
@@ -33,6 +33,7 @@ import { NotFound } from "../../../../lib/errors.ts";
 import type { Env } from "../../../../services/env.ts";
 import type { TeamRow, UserRow } from "../../../../db/schema/index.ts";
 import { totalHeaders } from "../repos/collaborators.ts";
+import type { APITeam } from "../../../../shapes/team.ts";
 
 const TeamParams = v.object({ id: v.string() });
 const TeamUserParams = v.object({ ...TeamParams.entries, username: v.string() });

@@ -3,7 +3,7 @@ import { openArchive } from "../../../../services/repo/archive.ts";
 import { repoApiUrl } from "../../../../convert/content.ts";
 import { userContentHeaders } from "../../../user-content.ts";
 import { wildcard } from "./context.ts";
-import { RepoFileParams } from "../../../schemas/content.ts";
+import { RepoFileParams } from "../../../../shapes/content.ts";
 
 export const archiveOperations = [
   operation({
@@ -17,6 +17,7 @@ export const archiveOperations = [
     access: { scope: "repository", signIn: false, repo: { read: "code" } },
     params: RepoFileParams,
     responses: { 200: null },
+    streams: true,
     handler: async ({ env, repo: rc, params }) => {
       const archive = await openArchive(env, rc, wildcard(params));
       const body = await archive.open();

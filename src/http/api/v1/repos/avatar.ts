@@ -1,6 +1,6 @@
 import { operation, reply, type AnyOperation } from "../../../route.ts";
-import { RepoParams } from "../../../schemas/repo.ts";
-import { UpdateRepoAvatarOption } from "../../../schemas/repo-avatar.ts";
+import { RepoParams } from "../../../../shapes/repo.ts";
+import { UpdateRepoAvatarOption } from "../../../../shapes/repo-avatar.ts";
 import { deleteRepoAvatar, setRepoAvatar } from "../../../../services/repo/avatar.ts";
 
 /**

@@ -1,13 +1,13 @@
 import * as v from "valibot";
 import { operation, reply, type AnyOperation } from "../../../route.ts";
-import { RepoParams } from "../../../schemas/repo.ts";
+import { RepoParams } from "../../../../shapes/repo.ts";
 import {
   BranchProtection,
   CreateBranchProtectionOption,
   EditBranchProtectionOption,
   ProtectionParams,
   UpdateBranchProtectionPriories,
-} from "../../../schemas/branch-protection.ts";
+} from "../../../../shapes/branch-protection.ts";
 import {
   createProtection,
   deleteProtection,

@@ -1,14 +1,14 @@
 import * as v from "valibot";
 import { operation, reply } from "../../../route.ts";
-import { PageQuery } from "../../../schemas/common.ts";
-import { RepoParams } from "../../../schemas/repo.ts";
+import { PageQuery } from "../../../../shapes/common.ts";
+import { RepoParams } from "../../../../shapes/repo.ts";
 import {
   Branch,
   CreateBranchRepoOption,
   RenameBranchRepoOption,
   RepoWildcardParams,
   UpdateBranchRepoOption,
-} from "../../../schemas/branch.ts";
+} from "../../../../shapes/branch.ts";
 import { createBranch, deleteBranch, getBranch, listBranches, renameBranch, updateBranch } from "../../../../services/repo/branches.ts";
 import { toAPIBranch } from "../../../../convert/branch.ts";
 import { wildcard } from "./context.ts";

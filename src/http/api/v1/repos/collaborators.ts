@@ -1,9 +1,9 @@
 import * as v from "valibot";
 import { operation, reply, Reply, type AnyOperation } from "../../../route.ts";
-import { PageQuery } from "../../../schemas/common.ts";
-import { RepoParams } from "../../../schemas/repo.ts";
-import { User } from "../../../schemas/user.ts";
-import { AddCollaboratorOption, CollaboratorParams, RepoCollaboratorPermission } from "../../../schemas/repo-social.ts";
+import { PageQuery } from "../../../../shapes/common.ts";
+import { RepoParams } from "../../../../shapes/repo.ts";
+import { User } from "../../../../shapes/user.ts";
+import { AddCollaboratorOption, CollaboratorParams, RepoCollaboratorPermission } from "../../../../shapes/repo-social.ts";
 import { toAPIUser } from "../../../../convert/user.ts";
 import {
   accessModeName,
@@ -26,7 +26,7 @@ export function totalHeaders(total: number): Record<string, string> {
   return { "X-Total-Count": String(total), "Access-Control-Expose-Headers": "X-Total-Count" };
 }
 
-export function totalOnly(items: unknown[], total: number): Reply {
+export function totalOnly<T>(items: T[], total: number): Reply<200, T[]> {
   return new Reply(200, items, totalHeaders(total));
 }
 

@@ -1,8 +1,8 @@
 import * as v from "valibot";
 import type { AnyOperation } from "../../../route.ts";
 import { operation, Reply } from "../../../route.ts";
-import { RepoParams } from "../../../schemas/repo.ts";
-import { Commit, CommitList, CommitListQuery, CommitOptionsQuery, optionOn } from "../../../schemas/commit.ts";
+import { RepoParams } from "../../../../shapes/repo.ts";
+import { Commit, CommitList, CommitListQuery, CommitOptionsQuery, optionOn } from "../../../../shapes/commit.ts";
 import { paginationHeaders } from "../../../pagination.ts";
 import { getCommit, commitDiffOrPatch, listCommits, type CommitOptions } from "../../../../services/repo/commits.ts";
 import type { RepoContext } from "../../../../services/repo/lookup.ts";
@@ -82,6 +82,8 @@ export const commitOperations: AnyOperation[] = [
     access: read,
     params: v.object({ ...RepoParams.entries, sha: v.string(), diffType: v.picklist(["diff", "patch"]) }),
     responses: { 200: v.string(), 404: null },
+    // The diff goes out as text/plain, not as a JSON string.
+    streams: true,
     handler: async ({ env, repo: rc, params }) => {
       const text = await commitDiffOrPatch(env, rc, params.sha, params.diffType === "patch");
       return new Response(new Uint8Array(text), { headers: { "Content-Type": "text/plain; charset=utf-8", "X-Content-Type-Options": "nosniff" } });

@@ -1,8 +1,8 @@
 import * as v from "valibot";
 import type { AnyOperation } from "../../../route.ts";
 import { operation } from "../../../route.ts";
-import { RepoParams } from "../../../schemas/repo.ts";
-import { Compare, EditorConfigDefinition, LanguageStatistics, NoteQuery, RefQuery, optionOn } from "../../../schemas/commit.ts";
+import { RepoParams } from "../../../../shapes/repo.ts";
+import { Compare, EditorConfigDefinition, LanguageStatistics, NoteQuery, RefQuery, optionOn } from "../../../../shapes/commit.ts";
 import { compareCommits } from "../../../../services/repo/commits.ts";
 import { editorConfigFor, repoLanguages } from "../../../../services/repo/objects.ts";
 import { toAPICommit } from "../../../../convert/commit.ts";

@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { operation, reply, Reply } from "../../../route.ts";
-import { RepoParams } from "../../../schemas/repo.ts";
+import { RepoParams } from "../../../../shapes/repo.ts";
 import {
   ChangeFilesOptions,
   ContentsResponse,
@@ -12,9 +12,10 @@ import {
   RefQuery,
   RepoFileParams,
   UpdateFileOptions,
-} from "../../../schemas/content.ts";
+} from "../../../../shapes/content.ts";
 import { changeFiles, getContents, type ChangeFilesInput, type FileChange } from "../../../../services/repo/contents.ts";
-import { toContentsResponse, toFileResponse, toFilesResponse, type RepoNames } from "../../../../convert/content.ts";
+import { toContentsResponse, toFileDeleteResponse, toFileResponse, toFilesResponse, type RepoNames } from "../../../../convert/content.ts";
+import type { APIContentsResponse } from "../../../../shapes/content.ts";
 import { Invalid } from "../../../../lib/errors.ts";
 import type { Env } from "../../../../services/env.ts";
 import type { RepoContext } from "../../../../services/repo/lookup.ts";
@@ -30,7 +31,8 @@ const read = { scope: "repository", signIn: false, repo: { read: "code" } } as c
  */
 const edit = { scope: "repository", signIn: false, repo: { read: "code", notArchived: "editor", write: "code" } } as const;
 
-async function contentsReply(env: Env, rc: RepoContext, path: string, ref?: string) {
+/** A file's entry, or a directory's entries. */
+async function contentsReply(env: Env, rc: RepoContext, path: string, ref?: string): Promise<APIContentsResponse | APIContentsResponse[]> {
   const result = await getContents(env, rc, path, ref);
   if ("file" in result) return toContentsResponse(env.settings, names(rc), result.ref, result.file);
   return result.dir.map((e) => toContentsResponse(env.settings, names(rc), result.ref, e));
@@ -63,7 +65,11 @@ export const contentOperations = [
     params: RepoParams,
     query: RefQuery,
     responses: { 200: v.array(ContentsResponse) },
-    handler: ({ env, repo: rc, query }) => contentsReply(env, rc, "", query.ref),
+    // The root is a directory, so this is always the list.
+    handler: async ({ env, repo: rc, query }) => {
+      const entries = await contentsReply(env, rc, "", query.ref);
+      return Array.isArray(entries) ? entries : [entries];
+    },
   }),
   operation({
     method: "GET",
@@ -76,7 +82,10 @@ export const contentOperations = [
     params: RepoFileParams,
     query: RefQuery,
     responses: { 200: ContentsResponse },
-    handler: ({ env, repo: rc, params, query }) => contentsReply(env, rc, wildcard(params), query.ref),
+    // Gitea answers a directory with the list of its entries, which its document (ours is the
+    // same) does not say: the one handler whose result is wider than its declared response.
+    handler: async ({ env, repo: rc, params, query }) =>
+      (await contentsReply(env, rc, wildcard(params), query.ref)) as APIContentsResponse,
   }),
   operation({
     method: "POST",
@@ -160,7 +169,7 @@ export const contentOperations = [
       if (!body.sha) throw new Invalid("[SHA]: Required");
       const files: FileChange[] = [{ operation: "delete", path: wildcard(params), sha: body.sha }];
       const result = await changeFiles(env, rc, doer, { ...common(body), files });
-      return toFileResponse(env.settings, names(rc), result);
+      return toFileDeleteResponse(env.settings, names(rc), result);
     },
   }),
 ];

@@ -5,6 +5,7 @@ import { NotFound, Redirect } from "../../../../lib/errors.ts";
 import type { Doer } from "../../../../services/access/permission.ts";
 import { toAPIRepo } from "../../../../convert/repo.ts";
 import { pendingTransferOf } from "../../../../services/repo/transfer.ts";
+import type { APIRepository } from "../../../../shapes/repo.ts";
 
 /**
  * The repository named by `{owner}/{repo}` in the path, as the doer may see it: 404 when it
@@ -36,7 +37,7 @@ export function repoFromPath(
 
 /** Repository JSON with topics and, for a fork, its parent (when the doer may see it). */
 export function repoJson(env: Env, rc: RepoContext, doer: Doer | undefined) {
-  let parent: object | undefined;
+  let parent: APIRepository | undefined;
   if (rc.repo.isFork && rc.repo.forkId) {
     try {
       const p = resolveRepoById(env, doer, rc.repo.forkId);

@@ -1,8 +1,8 @@
 import * as v from "valibot";
 import { operation, Reply, type AnyOperation } from "../../../route.ts";
-import { PageQuery } from "../../../schemas/common.ts";
-import { RepoParams, Repository } from "../../../schemas/repo.ts";
-import { CreateForkOption } from "../../../schemas/repo-social.ts";
+import { PageQuery } from "../../../../shapes/common.ts";
+import { RepoParams, Repository } from "../../../../shapes/repo.ts";
+import { CreateForkOption } from "../../../../shapes/repo-social.ts";
 import { toAPIRepo } from "../../../../convert/repo.ts";
 import { forkRepo, listForks } from "../../../../services/repo/fork.ts";
 import { withContext } from "../../../../services/repo/list.ts";

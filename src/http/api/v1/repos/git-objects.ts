@@ -1,8 +1,8 @@
 import * as v from "valibot";
 import type { AnyOperation } from "../../../route.ts";
 import { operation } from "../../../route.ts";
-import { RepoParams } from "../../../schemas/repo.ts";
-import { GitBlobResponse, GitTreeResponse, Note, NoteQuery, TreeQuery, optionOn, parseGoBool, parseGoInt } from "../../../schemas/commit.ts";
+import { RepoParams } from "../../../../shapes/repo.ts";
+import { GitBlobResponse, GitTreeResponse, Note, NoteQuery, TreeQuery, optionOn, parseGoBool, parseGoInt } from "../../../../shapes/commit.ts";
 import { getNote } from "../../../../services/repo/commits.ts";
 import { getBlob, getTree } from "../../../../services/repo/objects.ts";
 import { toAPIBlob, toAPICommit, toAPITree } from "../../../../convert/commit.ts";

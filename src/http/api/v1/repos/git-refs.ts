@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { operation } from "../../../route.ts";
-import { RepoParams } from "../../../schemas/repo.ts";
-import { Reference, RepoWildcardParams } from "../../../schemas/branch.ts";
+import { RepoParams } from "../../../../shapes/repo.ts";
+import { Reference, RepoWildcardParams } from "../../../../shapes/branch.ts";
 import { listGitRefs } from "../../../../services/repo/branches.ts";
 import type { RepoContext } from "../../../../services/repo/lookup.ts";
 import type { Env } from "../../../../services/env.ts";

@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { operation, reply, type AnyOperation } from "../../../route.ts";
-import { RepoHookParams } from "../../../schemas/hook.ts";
+import { RepoHookParams } from "../../../../shapes/hook.ts";
 import { RepoPermission, type Doer } from "../../../../services/access/permission.ts";
 import type { AccessModeValue } from "../../../../db/schema/index.ts";
 import type { Env } from "../../../../services/env.ts";

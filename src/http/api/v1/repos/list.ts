@@ -1,11 +1,11 @@
 import * as v from "valibot";
 import { operation, Reply } from "../../../route.ts";
-import { Repository, SearchResults } from "../../../schemas/repo.ts";
-import { intQuery, PageQuery, UsernameParams } from "../../../schemas/common.ts";
+import { Repository, SearchResults } from "../../../../shapes/repo.ts";
+import { intQuery, PageQuery, UsernameParams } from "../../../../shapes/common.ts";
 import { toAPIRepo } from "../../../../convert/repo.ts";
 import { listAccessibleRepos, listOwnerRepos, searchRepos, withContext } from "../../../../services/repo/list.ts";
 import { topicsOfRepos } from "../../../../services/repo/topics.ts";
-import { OrgParams } from "../../../schemas/org.ts";
+import { OrgParams } from "../../../../shapes/org.ts";
 import { Invalid } from "../../../../lib/errors.ts";
 import type { RepoRow, UserRow } from "../../../../db/schema/index.ts";
 import type { Env } from "../../../../services/env.ts";

@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { operation, type AnyOperation } from "../../../route.ts";
-import { RepoParams } from "../../../schemas/repo.ts";
-import { User } from "../../../schemas/user.ts";
+import { RepoParams } from "../../../../shapes/repo.ts";
+import { User } from "../../../../shapes/user.ts";
 import { toAPIUser } from "../../../../convert/user.ts";
 import { repoAssignees, repoReviewers } from "../../../../services/repo/people.ts";
 

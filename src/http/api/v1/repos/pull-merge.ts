@@ -1,8 +1,8 @@
 import * as v from "valibot";
 import { operation, reply, Reply, type AnyOperation } from "../../../route.ts";
-import { named } from "../../../schemas/registry.ts";
-import { PullParams, PullRequest } from "../../../schemas/pull.ts";
-import { RepoParams } from "../../../schemas/repo.ts";
+import { named } from "../../../../shapes/registry.ts";
+import { PullParams, PullRequest } from "../../../../shapes/pull.ts";
+import { RepoParams } from "../../../../shapes/repo.ts";
 import { toAPIPullRequest } from "../../../../convert/pull.ts";
 import { pullView } from "../../../../services/pull/view.ts";
 import { pullMergedAs } from "../../../../services/pull/list.ts";

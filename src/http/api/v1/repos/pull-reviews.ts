@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { operation, reply, type AnyOperation } from "../../../route.ts";
-import { PageQuery } from "../../../schemas/common.ts";
-import { PullParams } from "../../../schemas/pull.ts";
+import { PageQuery } from "../../../../shapes/common.ts";
+import { PullParams } from "../../../../shapes/pull.ts";
 import {
   CreatePullReviewOptions,
   DismissPullReviewOptions,
@@ -10,7 +10,7 @@ import {
   PullReviewParams,
   PullReviewRequestOptions,
   SubmitPullReviewOptions,
-} from "../../../schemas/review.ts";
+} from "../../../../shapes/review.ts";
 import { toAPIPullReview, toAPIPullReviewComment, toAPIPullReviews } from "../../../../convert/review.ts";
 import type { Env } from "../../../../services/env.ts";
 import type { ReviewRow, UserRow } from "../../../../db/schema/index.ts";
@@ -162,22 +162,34 @@ export const pullReviewOperations: AnyOperation[] = [
       },
     }),
   ),
-  ...[true, false].map((add) =>
-    operation({
-      method: add ? "POST" : "DELETE",
-      path: "/repos/:owner/:repo/pulls/:index/requested_reviewers",
-      operationId: add ? "repoCreatePullReviewRequests" : "repoDeletePullReviewRequests",
-      tag: "repository",
-      summary: add ? "create review requests for a pull request" : "cancel review requests for a pull request",
-      access: reviewPull,
-      params: PullParams,
-      body: PullReviewRequestOptions,
-      responses: add ? { 201: v.array(PullReview) } : { 204: null },
-      handler: ({ env, pull: pc, doer, body }) => {
-        const made = changeReviewRequests(env, doer, pc, body.reviewers ?? [], body.team_reviewers ?? [], add);
-        if (!add) return reply.noContent();
-        return reply.created(toAPIPullReviews(env.settings, reviewViews(env, pc, made), doer));
-      },
-    }),
-  ),
+  operation({
+    method: "POST",
+    path: "/repos/:owner/:repo/pulls/:index/requested_reviewers",
+    operationId: "repoCreatePullReviewRequests",
+    tag: "repository",
+    summary: "create review requests for a pull request",
+    access: reviewPull,
+    params: PullParams,
+    body: PullReviewRequestOptions,
+    responses: { 201: v.array(PullReview) },
+    handler: ({ env, pull: pc, doer, body }) => {
+      const made = changeReviewRequests(env, doer, pc, body.reviewers ?? [], body.team_reviewers ?? [], true);
+      return reply.created(toAPIPullReviews(env.settings, reviewViews(env, pc, made), doer));
+    },
+  }),
+  operation({
+    method: "DELETE",
+    path: "/repos/:owner/:repo/pulls/:index/requested_reviewers",
+    operationId: "repoDeletePullReviewRequests",
+    tag: "repository",
+    summary: "cancel review requests for a pull request",
+    access: reviewPull,
+    params: PullParams,
+    body: PullReviewRequestOptions,
+    responses: { 204: null },
+    handler: ({ env, pull: pc, doer, body }) => {
+      changeReviewRequests(env, doer, pc, body.reviewers ?? [], body.team_reviewers ?? [], false);
+      return reply.noContent();
+    },
+  }),
 ];

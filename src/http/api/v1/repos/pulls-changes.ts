@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { operation, Reply, type AnyOperation } from "../../../route.ts";
-import { ChangedFile, PullCommitsQuery, PullFilesQuery, PullParams } from "../../../schemas/pull.ts";
-import { CommitList, optionOn } from "../../../schemas/commit.ts";
+import { ChangedFile, PullCommitsQuery, PullFilesQuery, PullParams } from "../../../../shapes/pull.ts";
+import { CommitList, optionOn } from "../../../../shapes/commit.ts";
 import { paginationHeaders, type Page } from "../../../pagination.ts";
 import { toAPIChangedFile } from "../../../../convert/pull.ts";
 import { toAPICommit } from "../../../../convert/commit.ts";
@@ -13,7 +13,7 @@ import { addressOf } from "./commits.ts";
 const readPull = { scope: "repository", signIn: false, repo: { read: "pulls" }, pull: true } as const;
 
 /** Gitea's list headers of these two endpoints: Link and X-Total-Count, plus X-Page, X-PerPage, X-PageCount, X-HasMore. */
-function listReply(env: Env, url: URL, items: unknown[], total: number, page: Page): Reply {
+function listReply<T>(env: Env, url: URL, items: T[], total: number, page: Page): Reply<200, T[]> {
   const headers = paginationHeaders(url, env.settings.server.rootUrl, total, page);
   const pageCount = Math.ceil(total / page.limit);
   headers["X-Page"] = String(page.page);

@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { operation, reply, type AnyOperation } from "../../../route.ts";
-import { RepoParams } from "../../../schemas/repo.ts";
+import { RepoParams } from "../../../../shapes/repo.ts";
 import {
   CreatePullRequestOption,
   EditPullRequestOption,
@@ -8,8 +8,8 @@ import {
   PullListQuery,
   PullParams,
   PullRequest,
-} from "../../../schemas/pull.ts";
-import { parseGoBool } from "../../../schemas/commit.ts";
+} from "../../../../shapes/pull.ts";
+import { parseGoBool } from "../../../../shapes/commit.ts";
 import { toAPIPullRequest } from "../../../../convert/pull.ts";
 import { createPull } from "../../../../services/pull/create.ts";
 import { editPull } from "../../../../services/pull/edit.ts";
@@ -182,6 +182,8 @@ export const pullOperations: AnyOperation[] = [
     params: v.object({ ...PullParams.entries, diffType: v.picklist(["diff", "patch"]) }),
     query: PullGetQuery,
     responses: { 200: v.string(), 404: null },
+    // The diff goes out as text/plain, not as a JSON string.
+    streams: true,
     handler: ({ env, pull: pc, params, query }) => diffOrPatch(env, pc, params.diffType, parseGoBool(query.binary)),
   }),
   operation({

@@ -1,8 +1,8 @@
 import * as v from "valibot";
 import { operation, reply, Reply, type AnyOperation } from "../../../route.ts";
-import { PageQuery } from "../../../schemas/common.ts";
-import { RepoParams } from "../../../schemas/repo.ts";
-import { CreatePushMirrorOption, PushMirror, PushMirrorParams } from "../../../schemas/push-mirror.ts";
+import { PageQuery } from "../../../../shapes/common.ts";
+import { RepoParams } from "../../../../shapes/repo.ts";
+import { CreatePushMirrorOption, PushMirror, PushMirrorParams } from "../../../../shapes/push-mirror.ts";
 import { createPushMirror, deletePushMirror, getPushMirror, listPushMirrors, requireMirrorsEnabled } from "../../../../services/mirror/push-mirrors.ts";
 import { syncRepoPushMirrors } from "../../../../services/mirror/sync.ts";
 import { toAPIPushMirror } from "../../../../convert/push-mirror.ts";

@@ -1,5 +1,5 @@
 import { operation } from "../../../route.ts";
-import { RefQuery, RepoFileParams } from "../../../schemas/content.ts";
+import { RefQuery, RepoFileParams } from "../../../../shapes/content.ts";
 import { openRaw } from "../../../../services/repo/contents.ts";
 import type { Env } from "../../../../services/env.ts";
 import type { RepoContext } from "../../../../services/repo/lookup.ts";
@@ -143,6 +143,7 @@ export const rawOperations = [
     params: RepoFileParams,
     query: RefQuery,
     responses: { 200: null },
+    streams: true,
     handler: (ctx) => serveRaw(ctx, ctx.params, ctx.query.ref),
   }),
   operation({
@@ -158,6 +159,7 @@ export const rawOperations = [
     // hearth has no LFS store yet: a pointer file is served as the blob it is, as Gitea does
     // when the pointer's object is not in the repository.
     responses: { 200: null },
+    streams: true,
     handler: (ctx) => serveRaw(ctx, ctx.params, ctx.query.ref),
   }),
 ];

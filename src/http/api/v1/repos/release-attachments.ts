@@ -1,8 +1,8 @@
 import * as v from "valibot";
 import { operation, reply, type AnyOperation } from "../../../route.ts";
-import { Attachment } from "../../../schemas/issue.ts";
-import { EditAttachmentOptions } from "../../../schemas/comment.ts";
-import { ReleaseAssetParams, ReleaseParams } from "../../../schemas/release.ts";
+import { Attachment } from "../../../../shapes/issue.ts";
+import { EditAttachmentOptions } from "../../../../shapes/comment.ts";
+import { ReleaseAssetParams, ReleaseParams } from "../../../../shapes/release.ts";
 import { toAPIAttachment } from "../../../../convert/attachment.ts";
 import { requireAttachmentsEnabled, type Upload } from "../../../../services/issue/attachments.ts";
 import { releaseFromPath } from "../../../../services/release/releases.ts";

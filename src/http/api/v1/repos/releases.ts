@@ -1,8 +1,8 @@
 import * as v from "valibot";
 import { operation, reply, type AnyOperation } from "../../../route.ts";
-import { RepoParams } from "../../../schemas/repo.ts";
-import { RepoWildcardParams } from "../../../schemas/branch.ts";
-import { CreateReleaseOption, EditReleaseOption, Release, ReleaseListQuery, ReleaseParams } from "../../../schemas/release.ts";
+import { RepoParams } from "../../../../shapes/repo.ts";
+import { RepoWildcardParams } from "../../../../shapes/branch.ts";
+import { CreateReleaseOption, EditReleaseOption, Release, ReleaseListQuery, ReleaseParams } from "../../../../shapes/release.ts";
 import { toAPIRelease } from "../../../../convert/release.ts";
 import {
   createRelease,

@@ -1,9 +1,9 @@
 import * as v from "valibot";
 import { operation, reply } from "../../../route.ts";
-import { CreateRepoOption, EditRepoOption, RepoParams, Repository } from "../../../schemas/repo.ts";
-import { UsernameParams } from "../../../schemas/common.ts";
+import { CreateRepoOption, EditRepoOption, RepoParams, Repository } from "../../../../shapes/repo.ts";
+import { UsernameParams } from "../../../../shapes/common.ts";
 import { createRepo, orgForRepoCreation, type CreateRepoInput } from "../../../../services/repo/create.ts";
-import { OrgParams } from "../../../schemas/org.ts";
+import { OrgParams } from "../../../../shapes/org.ts";
 import { deleteRepo } from "../../../../services/repo/delete.ts";
 import { editRepo } from "../../../../services/repo/edit.ts";
 import { resolveRepoById } from "../../../../services/repo/lookup.ts";

@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { operation, type AnyOperation } from "../../../route.ts";
-import { PageQuery } from "../../../schemas/common.ts";
-import { Secret } from "../../../schemas/secret.ts";
+import { PageQuery } from "../../../../shapes/common.ts";
+import { Secret } from "../../../../shapes/secret.ts";
 import { listSecrets, type SecretLevel } from "../../../../services/secrets/secrets.ts";
 import type { RepoContext } from "../../../../services/repo/lookup.ts";
 import { toAPISecret } from "../../../../convert/secret.ts";

@@ -1,8 +1,8 @@
 import * as v from "valibot";
 import { operation, reply, type AnyOperation } from "../../../route.ts";
-import { PageQuery, UsernameParams } from "../../../schemas/common.ts";
-import { RepoParams, Repository } from "../../../schemas/repo.ts";
-import { User } from "../../../schemas/user.ts";
+import { PageQuery, UsernameParams } from "../../../../shapes/common.ts";
+import { RepoParams, Repository } from "../../../../shapes/repo.ts";
+import { User } from "../../../../shapes/user.ts";
 import { toAPIRepo } from "../../../../convert/repo.ts";
 import { toAPIUser } from "../../../../convert/user.ts";
 import {

@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { operation, reply, type AnyOperation } from "../../../route.ts";
-import { PageQuery } from "../../../schemas/common.ts";
-import { CombinedStatus, CommitStatus, CreateStatusOption, RefParams, ShaParams, StatusListQuery } from "../../../schemas/status.ts";
+import { PageQuery } from "../../../../shapes/common.ts";
+import { CombinedStatus, CommitStatus, CreateStatusOption, RefParams, ShaParams, StatusListQuery } from "../../../../shapes/status.ts";
 import {
   combinedStatusOfRef,
   createCommitStatus,
@@ -16,9 +16,14 @@ import type { Env } from "../../../../services/env.ts";
 import { toAPICombinedStatus, toAPICommitStatus } from "../../../../convert/status.ts";
 
 function statusJson(env: Env, rc: RepoContext, rows: CommitStatusRow[]) {
+  return rows.map(statusRenderer(env, rc, rows));
+}
+
+/** Renders statuses among `rows`, their creators loaded once. */
+function statusRenderer(env: Env, rc: RepoContext, rows: CommitStatusRow[]) {
   const creators = statusCreators(env, rows);
   const view = { ...rc, topics: repoTopics(env, rc.repo.id) };
-  return rows.map((r) => toAPICommitStatus(env.settings, view, r, creators.get(r.creatorId)));
+  return (r: CommitStatusRow) => toAPICommitStatus(env.settings, view, r, creators.get(r.creatorId));
 }
 
 /** Reading statuses: Gitea's reqRepoReader(Code) over /statuses and /commits. */
@@ -47,7 +52,7 @@ export const statusOperations: AnyOperation[] = [
         description: body.description ?? undefined,
         context: body.context ?? undefined,
       });
-      return reply.created(statusJson(env, rc, [row])[0]);
+      return reply.created(statusRenderer(env, rc, [row])(row));
     },
   }),
   operation({

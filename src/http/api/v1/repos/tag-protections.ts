@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { operation, reply, type AnyOperation } from "../../../route.ts";
-import { RepoParams } from "../../../schemas/repo.ts";
-import { CreateTagProtectionOption, EditTagProtectionOption, TagProtection, TagProtectionParams } from "../../../schemas/tag-protection.ts";
+import { RepoParams } from "../../../../shapes/repo.ts";
+import { CreateTagProtectionOption, EditTagProtectionOption, TagProtection, TagProtectionParams } from "../../../../shapes/tag-protection.ts";
 import {
   createTagProtection,
   deleteTagProtection,

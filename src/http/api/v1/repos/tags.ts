@@ -1,8 +1,8 @@
 import * as v from "valibot";
 import { operation, reply, Reply } from "../../../route.ts";
-import { PageQuery } from "../../../schemas/common.ts";
-import { RepoParams } from "../../../schemas/repo.ts";
-import { AnnotatedTag, CreateTagOption, RepoWildcardParams, Tag } from "../../../schemas/branch.ts";
+import { PageQuery } from "../../../../shapes/common.ts";
+import { RepoParams } from "../../../../shapes/repo.ts";
+import { AnnotatedTag, CreateTagOption, RepoWildcardParams, Tag } from "../../../../shapes/branch.ts";
 import { createTag, deleteTag, getAnnotatedTag, getTag, listTags } from "../../../../services/repo/tags.ts";
 import { toAPIAnnotatedTag, toAPITag } from "../../../../convert/tag.ts";
 import { wildcard } from "./context.ts";

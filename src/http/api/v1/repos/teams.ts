@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { operation, reply, type AnyOperation } from "../../../route.ts";
-import { RepoParams } from "../../../schemas/repo.ts";
-import { Team } from "../../../schemas/team.ts";
+import { RepoParams } from "../../../../shapes/repo.ts";
+import { Team } from "../../../../shapes/team.ts";
 import { toAPITeam } from "../../../../convert/team.ts";
 import { teamUnits } from "../../../../services/org/teams.ts";
 import { changeRepoTeam, listRepoTeams, repoTeam } from "../../../../services/repo/teams.ts";
@@ -48,7 +48,8 @@ export const repoTeamOperations: AnyOperation[] = [
     params: RepoTeamParams,
     responses: { 200: Team },
     handler: ({ env, repo: rc, params }) => {
-      return teamsJson(env, rc, [repoTeam(env, rc, params.team)])[0];
+      const team = repoTeam(env, rc, params.team);
+      return toAPITeam(env.settings, team, teamUnits(env, [team.id]).get(team.id) ?? [], rc.owner);
     },
   }),
   ...(["PUT", "DELETE"] as const).map((method) =>

@@ -1,8 +1,8 @@
 import * as v from "valibot";
 import { operation, reply, Reply, type AnyOperation } from "../../../route.ts";
-import { PageQuery } from "../../../schemas/common.ts";
-import { RepoParams } from "../../../schemas/repo.ts";
-import { InvalidTopicsError, RepoTopicOptions, TopicName, TopicParams, TopicSearchResults } from "../../../schemas/repo-social.ts";
+import { PageQuery } from "../../../../shapes/common.ts";
+import { RepoParams } from "../../../../shapes/repo.ts";
+import { InvalidTopicsError, RepoTopicOptions, TopicName, TopicParams, TopicSearchResults } from "../../../../shapes/repo-social.ts";
 import {
   addRepoTopic,
   listRepoTopics,
@@ -30,7 +30,7 @@ const replace = { scope: "repository", signIn: false, repo: { admin: true } } as
 const single = read;
 
 /** Gitea answers refused topics with its own 422 body: `invalidTopics` and `message`, no `url`. */
-function outcome(problem: TopicProblem | undefined): Reply {
+function outcome(problem: TopicProblem | undefined): Reply<422, TopicProblem> | Reply<204> {
   return problem ? new Reply(422, problem) : reply.noContent();
 }
 

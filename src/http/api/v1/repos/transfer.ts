@@ -1,11 +1,9 @@
 import { operation, Reply, type AnyOperation } from "../../../route.ts";
-import { RepoParams, Repository } from "../../../schemas/repo.ts";
-import { TransferRepoOption } from "../../../schemas/repo-social.ts";
-import { toAPIUser } from "../../../../convert/user.ts";
+import { RepoParams, Repository } from "../../../../shapes/repo.ts";
+import { TransferRepoOption } from "../../../../shapes/repo-social.ts";
 import type { Doer, RepoPermission } from "../../../../services/access/permission.ts";
 import {
   acceptTransfer,
-  pendingTransferOf,
   rejectTransfer,
   startTransfer,
   transferAnswerPermission,
@@ -13,23 +11,14 @@ import {
 } from "../../../../services/repo/transfer.ts";
 import type { Env } from "../../../../services/env.ts";
 import { repoJson } from "./context.ts";
+import type { APIRepository } from "../../../../shapes/repo.ts";
 
 /**
- * Repository JSON after a transfer step, with `repo_transfer` while one is pending (Gitea shows the
- * doer and recipient as an anonymous caller would see them, and the teams, none without organizations).
+ * Repository JSON after a transfer step, with `repo_transfer` while one is pending (repoJson asks
+ * for it; toAPIRepo renders it as Gitea does).
  */
-function transferJson(env: Env, doer: Doer, out: TransferOutcome, perm: RepoPermission) {
-  const json: Record<string, unknown> = repoJson(env, { repo: out.repo, owner: out.owner, perm }, doer);
-  const pending = pendingTransferOf(env, out.repo.id);
-  // (Once toAPIRepo renders repo_transfer itself, this only fills it in where it is missing.)
-  if (pending && json.repo_transfer === undefined) {
-    json.repo_transfer = {
-      doer: toAPIUser(env.settings, pending.doer, undefined),
-      recipient: toAPIUser(env.settings, pending.recipient, undefined),
-      teams: [],
-    };
-  }
-  return json;
+function transferJson(env: Env, doer: Doer, out: TransferOutcome, perm: RepoPermission): APIRepository {
+  return repoJson(env, { repo: out.repo, owner: out.owner, perm }, doer);
 }
 
 /**
@@ -54,7 +43,8 @@ export const transferOperations: AnyOperation[] = [
       const { env, repo: rc, doer } = ctx;
       const body = ctx.body;
       const out = startTransfer(env, doer, rc, body.new_owner ?? "", body.team_ids ?? undefined);
-      return new Reply(out.pending ? 201 : 202, transferJson(env, doer, out, transferAnswerPermission(out.repo)));
+      const json = transferJson(env, doer, out, transferAnswerPermission(out.repo));
+      return out.pending ? new Reply(201, json) : new Reply(202, json);
     },
   }),
   operation({

@@ -1,9 +1,9 @@
 import * as v from "valibot";
 import { operation, reply, type AnyOperation } from "../../../route.ts";
-import { PageQuery, UsernameParams } from "../../../schemas/common.ts";
-import { RepoParams, Repository } from "../../../schemas/repo.ts";
-import { User } from "../../../schemas/user.ts";
-import { WatchInfo } from "../../../schemas/repo-social.ts";
+import { PageQuery, UsernameParams } from "../../../../shapes/common.ts";
+import { RepoParams, Repository } from "../../../../shapes/repo.ts";
+import { User } from "../../../../shapes/user.ts";
+import { WatchInfo } from "../../../../shapes/repo-social.ts";
 import { repoLinks } from "../../../../convert/repo.ts";
 import { toAPIUser } from "../../../../convert/user.ts";
 import { isWatching, listWatchedRepos, listWatchers, unwatchRepo, watchRepo } from "../../../../services/repo/watch.ts";

@@ -1,5 +1,5 @@
 import { operation, reply, type AnyOperation } from "../../../route.ts";
-import { UpdateUserAvatarOption } from "../../../schemas/org.ts";
+import { UpdateUserAvatarOption } from "../../../../shapes/org.ts";
 import { deleteAvatar, setAvatar } from "../../../../services/user/avatar.ts";
 
 export const userAvatarOperations: AnyOperation[] = [

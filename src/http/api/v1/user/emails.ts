@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { operation, reply } from "../../../route.ts";
-import { CreateEmailOption, DeleteEmailOption, Email } from "../../../schemas/user.ts";
+import { CreateEmailOption, DeleteEmailOption, Email } from "../../../../shapes/user.ts";
 import { toAPIEmail } from "../../../../convert/user.ts";
 import { addEmails, deleteEmails, listEmails } from "../../../../services/user/emails.ts";
 import { rejectPublicOnly } from "../../../guards.ts";

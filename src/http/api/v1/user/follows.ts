@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { operation, reply, type AnyOperation, type OpContext } from "../../../route.ts";
-import { PageQuery, UsernameParams } from "../../../schemas/common.ts";
-import { User } from "../../../schemas/user.ts";
+import { PageQuery, UsernameParams } from "../../../../shapes/common.ts";
+import { User } from "../../../../shapes/user.ts";
 import { toAPIUser } from "../../../../convert/user.ts";
 import {
   followTarget,

@@ -1,5 +1,5 @@
 import { operation } from "../../../route.ts";
-import { User } from "../../../schemas/user.ts";
+import { User } from "../../../../shapes/user.ts";
 import { toAPIUser } from "../../../../convert/user.ts";
 
 export const selfOperations = [

@@ -1,5 +1,5 @@
 import { operation } from "../../../route.ts";
-import { UserSettings, UserSettingsOptions } from "../../../schemas/user.ts";
+import { UserSettings, UserSettingsOptions } from "../../../../shapes/user.ts";
 import { toAPIUserSettings } from "../../../../convert/user.ts";
 import { updateSettings } from "../../../../services/user/profile.ts";
 import { rejectPublicOnly } from "../../../guards.ts";

@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { operation, reply } from "../../../route.ts";
-import { AccessToken, CreateAccessTokenOption } from "../../../schemas/user.ts";
-import { PageQuery, UsernameParams } from "../../../schemas/common.ts";
+import { AccessToken, CreateAccessTokenOption } from "../../../../shapes/user.ts";
+import { PageQuery, UsernameParams } from "../../../../shapes/common.ts";
 import { toAPIAccessToken } from "../../../../convert/token.ts";
 import { createToken, deleteToken, listTokens } from "../../../../services/user/tokens.ts";
 import { requireBasicAuth } from "../../../guards.ts";

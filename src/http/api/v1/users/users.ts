@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { operation } from "../../../route.ts";
-import { User, UserSearchResult } from "../../../schemas/user.ts";
-import { intQuery, PageQuery, UsernameParams } from "../../../schemas/common.ts";
+import { User, UserSearchResult } from "../../../../shapes/user.ts";
+import { intQuery, PageQuery, UsernameParams } from "../../../../shapes/common.ts";
 import { toAPIUser } from "../../../../convert/user.ts";
 import { searchUsers } from "../../../../services/user/profile.ts";
 import { Reply } from "../../../route.ts";

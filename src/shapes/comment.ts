@@ -41,3 +41,6 @@ export const CommentParams = v.object({ owner: v.string(), repo: v.string(), id:
 export const IssueCommentParams = v.object({ owner: v.string(), repo: v.string(), index: v.string(), id: v.string() });
 export const IssueAttachmentParams = v.object({ owner: v.string(), repo: v.string(), index: v.string(), attachment_id: v.string() });
 export const CommentAttachmentParams = v.object({ owner: v.string(), repo: v.string(), id: v.string(), attachment_id: v.string() });
+
+export type APIComment = v.InferOutput<typeof Comment>;
+export type APIReaction = v.InferOutput<typeof Reaction>;

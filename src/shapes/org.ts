@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { named } from "./registry.ts";
 import { maxString, opt, requiredString } from "./common.ts";
-import { isValidUsername } from "../../services/user/names.ts";
+import { isValidUsername } from "../lib/username.ts";
 
 export const Organization = named(
   "Organization",
@@ -68,3 +68,6 @@ export const OrgUserParams = v.object({ org: v.string(), username: v.string() })
 
 export const RenameOrgOption = named("RenameOrgOption", v.object({ new_name: requiredString(40) }));
 export const RenameUserOption = named("RenameUserOption", v.object({ new_username: requiredString(40) }));
+
+export type APIOrganization = v.InferOutput<typeof Organization>;
+export type APIOrganizationPermissions = v.InferOutput<typeof OrganizationPermissions>;

@@ -21,3 +21,5 @@ export const CreateOrUpdateSecretOption = named(
 );
 
 export const SecretNameParam = { secretname: v.string() };
+
+export type APISecret = v.InferOutput<typeof Secret>;

@@ -113,3 +113,8 @@ export const EditDeadlineOption = named("EditDeadlineOption", v.object({ due_dat
 export const IssueDeadline = named("IssueDeadline", v.object({ due_date: v.nullable(v.string()) }));
 
 export const IssueParams = v.object({ owner: v.string(), repo: v.string(), index: v.string() });
+
+export type APILabel = v.InferOutput<typeof Label>;
+export type APIMilestone = v.InferOutput<typeof Milestone>;
+export type APIAttachment = v.InferOutput<typeof Attachment>;
+export type APIIssue = v.InferOutput<typeof Issue>;

@@ -125,3 +125,9 @@ export const ChangeFilesOptions = named(
 /** `{owner}/{repo}/.../*`: Gitea's `{filepath}` may hold slashes, so it is the route's wildcard. */
 export const RepoFileParams = v.object({ owner: v.string(), repo: v.string(), "*": v.string() });
 export const RefQuery = v.object({ ref: v.optional(v.string()) });
+
+export type APIContentsResponse = v.InferOutput<typeof ContentsResponse>;
+export type APIFileCommitResponse = v.InferOutput<typeof FileCommitResponse>;
+export type APIFileResponse = v.InferOutput<typeof FileResponse>;
+export type APIFilesResponse = v.InferOutput<typeof FilesResponse>;
+export type APIFileDeleteResponse = v.InferOutput<typeof FileDeleteResponse>;

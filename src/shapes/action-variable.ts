@@ -33,3 +33,5 @@ export const UpdateVariableOption = named(
 );
 
 export const VariableNameParam = { variablename: v.string() };
+
+export type APIActionVariable = v.InferOutput<typeof ActionVariable>;

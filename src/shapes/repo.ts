@@ -172,3 +172,5 @@ export const EditRepoOption = named(
 );
 
 export const RepoParams = v.object({ owner: v.string(), repo: v.string() });
+
+export type APIRepository = v.InferOutput<typeof Repository>;

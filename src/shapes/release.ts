@@ -64,3 +64,5 @@ export const EditReleaseOption = named(
     prerelease: opt(v.boolean()),
   }),
 );
+
+export type APIRelease = v.InferOutput<typeof Release>;

@@ -55,3 +55,6 @@ export const NotificationReadQuery = v.object({
 });
 
 export const ThreadReadQuery = v.object({ "to-status": v.optional(v.string()) });
+
+export type APINotificationSubject = v.InferOutput<typeof NotificationSubject>;
+export type APINotificationThread = v.InferOutput<typeof NotificationThread>;

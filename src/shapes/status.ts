@@ -52,3 +52,6 @@ export const StatusListQuery = v.object({
 
 export const ShaParams = v.object({ owner: v.string(), repo: v.string(), sha: v.string() });
 export const RefParams = v.object({ owner: v.string(), repo: v.string(), ref: v.string() });
+
+export type APICommitStatus = v.InferOutput<typeof CommitStatus>;
+export type APICombinedStatus = v.InferOutput<typeof CombinedStatus>;

@@ -147,3 +147,9 @@ export const CreateAccessTokenOption = named(
     scopes: opt(v.array(v.string())),
   }),
 );
+
+/** The JSON types convert/ builds, derived from the schemas above: one definition per shape. */
+export type APIUser = v.InferOutput<typeof User>;
+export type APIEmail = v.InferOutput<typeof Email>;
+export type APIUserSettings = v.InferOutput<typeof UserSettings>;
+export type APIAccessToken = v.InferOutput<typeof AccessToken>;

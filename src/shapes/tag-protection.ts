@@ -26,3 +26,5 @@ export const CreateTagProtectionOption = named("CreateTagProtectionOption", v.ob
 export const EditTagProtectionOption = named("EditTagProtectionOption", v.object(optionEntries));
 
 export const TagProtectionParams = v.object({ owner: v.string(), repo: v.string(), id: v.string() });
+
+export type APITagProtection = v.InferOutput<typeof TagProtection>;

@@ -99,6 +99,7 @@ export const IssueFormField = named(
   v.object({
     type: v.string(),
     id: v.string(),
+    // Genuinely open: a form field's attributes and validations are whatever the template's YAML says.
     attributes: v.nullable(v.record(v.string(), v.unknown())),
     validations: v.nullable(v.record(v.string(), v.unknown())),
     visible: v.optional(v.array(v.string())),
@@ -131,3 +132,10 @@ export const IssueConfig = named(
 );
 
 export const IssueConfigValidation = named("IssueConfigValidation", v.object({ valid: v.boolean(), message: v.string() }));
+
+export type APITrackedTime = v.InferOutput<typeof TrackedTime>;
+export type APIStopWatch = v.InferOutput<typeof StopWatch>;
+export type APITimelineComment = v.InferOutput<typeof TimelineComment>;
+export type APIIssueFormField = v.InferOutput<typeof IssueFormField>;
+export type APIIssueTemplate = v.InferOutput<typeof IssueTemplate>;
+export type APIIssueConfig = v.InferOutput<typeof IssueConfig>;

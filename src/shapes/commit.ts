@@ -150,3 +150,8 @@ export function parseGoInt(value: string | undefined): number {
   if (value === undefined || !/^[+-]?\d{1,15}$/.test(value)) return 0;
   return Number(value);
 }
+
+export type APICommit = v.InferOutput<typeof Commit>;
+export type APIGitTreeResponse = v.InferOutput<typeof GitTreeResponse>;
+export type APIGitEntry = v.InferOutput<typeof GitEntry>;
+export type APIGitBlobResponse = v.InferOutput<typeof GitBlobResponse>;

@@ -137,3 +137,7 @@ export const PullCommitsQuery = v.object({
 export const PullGetQuery = v.object({ binary: v.optional(boolQuery) });
 
 export const PullParams = v.object({ owner: v.string(), repo: v.string(), index: v.string() });
+
+export type APIPullRequest = v.InferOutput<typeof PullRequest>;
+export type APIPRBranchInfo = v.InferOutput<typeof PRBranchInfo>;
+export type APIChangedFile = v.InferOutput<typeof ChangedFile>;

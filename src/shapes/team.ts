@@ -50,3 +50,5 @@ export const EditTeamOption = named(
     can_create_org_repo: opt(v.boolean()),
   }),
 );
+
+export type APITeam = v.InferOutput<typeof Team>;

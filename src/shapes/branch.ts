@@ -138,3 +138,10 @@ export const Reference = named("Reference", v.object({ ref: v.string(), url: v.s
 
 /** `{owner}/{repo}/.../*`: the rest of the path (a branch, tag or ref name that may hold `/`). */
 export const RepoWildcardParams = v.object({ owner: v.string(), repo: v.string(), "*": v.string() });
+
+export type APIPayloadCommit = v.InferOutput<typeof PayloadCommit>;
+export type APIPayloadCommitVerification = v.InferOutput<typeof PayloadCommitVerification>;
+export type APIBranch = v.InferOutput<typeof Branch>;
+export type APITag = v.InferOutput<typeof Tag>;
+export type APIAnnotatedTag = v.InferOutput<typeof AnnotatedTag>;
+export type APIReference = v.InferOutput<typeof Reference>;

@@ -88,3 +88,5 @@ export const EditBranchProtectionOption = named("EditBranchProtectionOption", v.
 export const UpdateBranchProtectionPriories = named("UpdateBranchProtectionPriories", v.object({ ids: opt(v.array(int)) }));
 
 export const ProtectionParams = v.object({ owner: v.string(), repo: v.string(), name: v.string() });
+
+export type APIBranchProtection = v.InferOutput<typeof BranchProtection>;

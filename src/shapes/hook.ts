@@ -91,3 +91,8 @@ export const HookDeliveryDetail = named(
 );
 
 export const DeliveryUuidParam = { uuid: v.string() };
+
+export type APIHook = v.InferOutput<typeof Hook>;
+export type APIHookDelivery = v.InferOutput<typeof HookDelivery>;
+export type APIHookDeliveryAttempt = v.InferOutput<typeof HookDeliveryAttempt>;
+export type APIHookDeliveryDetail = v.InferOutput<typeof HookDeliveryDetail>;

@@ -79,3 +79,6 @@ export const PullReviewRequestOptions = named(
 );
 
 export const PullReviewParams = v.object({ owner: v.string(), repo: v.string(), index: v.string(), id: v.string() });
+
+export type APIPullReview = v.InferOutput<typeof PullReview>;
+export type APIPullReviewComment = v.InferOutput<typeof PullReviewComment>;

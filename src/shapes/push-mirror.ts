@@ -30,3 +30,5 @@ export const CreatePushMirrorOption = named(
 );
 
 export const PushMirrorParams = v.object({ owner: v.string(), repo: v.string(), name: v.string() });
+
+export type APIPushMirror = v.InferOutput<typeof PushMirror>;
