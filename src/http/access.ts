@@ -72,11 +72,12 @@ export function repoByPath(
 }
 
 /**
- * Resolves and checks the resources an operation declares, once, in Gitea's order (the token
- * scope and sign-in were checked before): the repository of `:owner/:repo` (404, redirects of
- * renamed owners and repositories, public-only refusals, then the declared access), the
- * organization of `:org`, the account of `:username`. The handler gets them from its context and
- * asks nothing again.
+ * Resolves and checks the resources a declaration asks for, once, in Gitea's order (the token
+ * scope and sign-in were checked before, by every door but git): the repository of `:owner/:repo`
+ * (404, a renamed owner or repository answered with the door's `redirect`, public-only refusals,
+ * then the declared access), the organization of `:org`, the account of `:username`. Every front
+ * door calls it through runDeclared (http/door.ts); the handler gets the resources from its
+ * context and asks nothing again.
  */
 export function resolveResources(
   env: Env,
