@@ -220,6 +220,40 @@ describe("import rules (ARCHITECTURE.md)", () => {
     expect(cycles.map((c) => c.join(" -> "))).toEqual([]);
   });
 
+  test("front doors (http/doors/) each bring credentials, errors and redirects, and none imports another", () => {
+    const doorOf = (f: string) => /^http\/doors\/([^/]+)\.ts$/.exec(f)?.[1];
+    expect(
+      violations((i) => {
+        const from = doorOf(i.from);
+        if (!from || !i.spec) return false;
+        const to = doorOf(relative(SRC, resolve(dirname(join(SRC, i.from)), i.spec)));
+        return to !== undefined && to !== from;
+      }),
+    ).toEqual([]);
+  });
+
+  test("credentials are asked by the doors only (auth/authenticate.ts from http/doors/; the attachment download until the web door takes it)", () => {
+    expect(
+      violations(
+        (i) =>
+          i.spec?.endsWith("auth/authenticate.ts") === true &&
+          !i.typeOnly &&
+          !i.from.startsWith("http/doors/") &&
+          i.from !== "http/attachment-download.ts",
+      ),
+    ).toEqual([]);
+  });
+
+  test("declared access is applied by runDeclared alone: the resolver's entry points are called nowhere else", () => {
+    const callers = (name: string, allowed: string[]) =>
+      sourceFiles(SRC)
+        .map((f) => relative(SRC, f))
+        .filter((f) => !allowed.includes(f) && new RegExp(`\\b${name}\\(`).test(readFileSync(join(SRC, f), "utf8")));
+    expect(callers("resolveResources", ["http/door.ts", "http/access.ts"])).toEqual([]);
+    expect(callers("enforceAccess", ["http/door.ts", "http/access.ts"])).toEqual([]);
+    expect(callers("checkRepoAccess", ["http/access.ts", "services/access/repo-access.ts"])).toEqual([]);
+  });
+
   test("only git/ spawns processes", () => {
     const spawning = sourceFiles(SRC).filter((f) => {
       const rel = relative(SRC, f);

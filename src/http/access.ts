@@ -3,15 +3,16 @@ import type { Principal } from "../auth/principal.ts";
 import type { UserRow } from "../db/schema/index.ts";
 import { requireOwnerInReach, type Doer } from "../services/access/permission.ts";
 import { checkRepoAccess } from "../services/access/repo-access.ts";
-import type { RepoContext } from "../services/repo/lookup.ts";
+import type { ScopeLevel } from "../services/access/scopes.ts";
+import { RepoMoved, resolveRepo, resolveRepoById, type RepoContext } from "../services/repo/lookup.ts";
 import { issueFromPath, type IssueContext } from "../services/issue/lookup.ts";
 import { pullFromPath, type PullContext } from "../services/pull/lookup.ts";
 import { requireAccount, requireUser } from "../services/user/account.ts";
 import { requireViewableAccount } from "../services/user/profile.ts";
-import { Forbidden, Unauthorized } from "../lib/errors.ts";
+import { Forbidden, Unauthorized, type Redirect } from "../lib/errors.ts";
 import { requireOrgMember, requireOrgOwner } from "../services/org/lookup.ts";
-import type { Access, OrgAccess, UserAccess } from "./route.ts";
-import { repoFromPath } from "./api/v1/repos/context.ts";
+import { scopeCategories, type Access, type OrgAccess, type UserAccess } from "./route.ts";
+import type { Moved } from "./door.ts";
 import { orgFromPath } from "./api/v1/orgs/context.ts";
 
 /** The resources an operation's declaration asked for, resolved and checked. */
@@ -24,26 +25,73 @@ export interface Resources {
   user?: UserRow;
 }
 
+/** Where a door sends a caller who named a renamed resource (each door has its own URLs). */
+export type RedirectTo = (moved: Moved) => Redirect;
+
+/** The token scope and sign-in a declaration asks for, in Gitea's order: scope, then sign-in. */
+export function enforceAccess(access: Access, level: ScopeLevel, principal: Principal | undefined): void {
+  const categories = scopeCategories(access);
+  if (categories.length && principal?.scope) {
+    const tokenScope = principal.scope;
+    if (!categories.every((c) => tokenScope.has(c, level))) {
+      const required = categories.map((c) => `${level}:${c}`).join(" ");
+      throw new Forbidden(
+        `token does not have at least one of required scope(s), required=[${required}], token scope=${principal.rawScope}`,
+      );
+    }
+  }
+  const { signIn } = access;
+  if (!signIn) return;
+  if (!principal) throw new Unauthorized("token is required");
+  if (signIn === "admin" && !principal.user.isAdmin) throw new Forbidden("user should be the site admin");
+}
+
 /**
- * Resolves and checks the resources an operation declares, once, in Gitea's order (the token
- * scope and sign-in were checked before): the repository of `:owner/:repo` (404, redirects of
- * renamed owners and repositories, public-only refusals, then the declared access), the
- * organization of `:org`, the account of `:username`. The handler gets them from its context and
- * asks nothing again.
+ * The repository named `{owner}/{repo}` as the doer may see it: 404 when it does not exist or is
+ * not visible, 403 for a public-only token out of its reach, and for a renamed or transferred one
+ * the door's redirect (the lookup decides which, the door only words where to).
+ */
+export function repoByPath(
+  env: Env,
+  doer: Doer | undefined,
+  names: { owner: string; repo: string },
+  redirect: RedirectTo,
+): RepoContext {
+  try {
+    return resolveRepo(env, doer, names.owner, names.repo);
+  } catch (err) {
+    if (!(err instanceof RepoMoved)) throw err;
+    const target = resolveRepoById(env, doer, err.repoId);
+    throw redirect({
+      kind: "repo",
+      from: names,
+      to: { owner: target.owner.name, repo: target.repo.name },
+      permanent: !err.ownerRenamed,
+    });
+  }
+}
+
+/**
+ * Resolves and checks the resources a declaration asks for, once, in Gitea's order (the token
+ * scope and sign-in were checked before, by every door but git): the repository of `:owner/:repo`
+ * (404, a renamed owner or repository answered with the door's `redirect`, public-only refusals,
+ * then the declared access), the organization of `:org`, the account of `:username`. Every front
+ * door calls it through runDeclared (http/door.ts); the handler gets the resources from its
+ * context and asks nothing again.
  */
 export function resolveResources(
   env: Env,
   access: Access,
   principal: Principal | undefined,
-  url: URL,
   params: Record<string, unknown> | undefined,
+  redirect: RedirectTo,
 ): Resources {
   const doer = principal?.user;
   const out: Resources = { doer };
   // test/architecture.test.ts proves every declaration names parameters its path has.
   const param = (name: string) => String(params?.[name] ?? "");
   if (access.repo) {
-    const rc = repoFromPath(env, principal, url, { owner: param("owner"), repo: param("repo") });
+    const rc = repoByPath(env, doer, { owner: param("owner"), repo: param("repo") }, redirect);
     checkRepoAccess(rc, doer, access.repo);
     out.repo = rc;
     if (access.issue) out.issue = issueFromPath(env, rc, param("index"));

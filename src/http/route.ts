@@ -34,8 +34,9 @@ export interface UserAccess {
 }
 
 /**
- * Who may call an operation, declared on every route and enforced by the operation runner alone
- * (http/access.ts), in Gitea's order: the token scope, then sign-in, then the resources of the
+ * Who may call an operation, declared on every route (of the API and of every other front door:
+ * git's pull and push, http/git.ts) and enforced by runDeclared alone (http/door.ts, http/access.ts),
+ * in Gitea's order: the token scope, then sign-in, then the resources of the
  * path, each resolved once (renamed owners and repositories redirect there) and checked by the
  * one permission function. Tests walk every declaration.
  * - `scope`: the token scope categories the operation needs, all of them (read for GET/HEAD,

@@ -1,4 +1,5 @@
-import { Forbidden, HearthError, NotFound, Unauthorized } from "../../lib/errors.ts";
+import { Forbidden, NotFound, Unauthorized } from "../../lib/errors.ts";
+import { ReadRefused, RepoArchived, WriteRefused } from "./refusals.ts";
 import type { Doer, RepoPermission, RepoUnit } from "./permission.ts";
 import type { RepoContext } from "../repo/lookup.ts";
 
@@ -35,8 +36,6 @@ export function repoAccessNeedsDoer(need: RepoAccess): boolean {
   return Boolean(need.doer || need.write || need.admin || need.owner);
 }
 
-const READ_REFUSED = "user should have specific read permission or be a repo admin or a site admin";
-
 function requireRead(perm: RepoPermission, unit: RepoUnit | "tracker"): void {
   if (unit === "tracker") {
     if (!perm.canRead("issues") && !perm.canRead("pulls")) throw new NotFound();
@@ -46,10 +45,10 @@ function requireRead(perm: RepoPermission, unit: RepoUnit | "tracker"): void {
     if (!perm.canRead("pulls")) throw new NotFound();
     unit = "code";
   }
-  if (!perm.canRead(unit) && !perm.isAdmin()) throw new Forbidden(READ_REFUSED);
+  if (!perm.canRead(unit) && !perm.isAdmin()) throw new ReadRefused();
 }
 
-const archived = (rc: RepoContext) => new HearthError(423, `${rc.owner.name}/${rc.repo.name} is archived`);
+const archived = (rc: RepoContext) => new RepoArchived(`${rc.owner.name}/${rc.repo.name} is archived`);
 
 /**
  * Applies a declaration to a repository the doer has found (the lookup already answered 404 for
@@ -58,9 +57,9 @@ const archived = (rc: RepoContext) => new HearthError(423, `${rc.owner.name}/${r
 export function checkRepoAccess(rc: RepoContext, doer: Doer | undefined, need: RepoAccess): Doer | undefined {
   const { perm } = rc;
   if (need.read) requireRead(perm, need.read);
-  if (need.notArchived === "editor" && rc.repo.isArchived) throw new HearthError(423, "repo is not allowed to edit");
+  if (need.notArchived === "editor" && rc.repo.isArchived) throw new RepoArchived("repo is not allowed to edit");
   if (repoAccessNeedsDoer(need) && !doer) throw new Unauthorized("token is required");
-  if (need.write && !perm.canWrite(need.write) && !perm.isAdmin()) throw new Forbidden("user should have a permission to write to a repo");
+  if (need.write && !perm.canWrite(need.write) && !perm.isAdmin()) throw new WriteRefused();
   if (need.admin && !perm.isAdmin()) throw new Forbidden("user should be an owner or a collaborator with admin write of a repository");
   if (need.owner && !perm.isOwner()) throw new Forbidden("user should be the owner of the repo");
   if (need.notArchived === true && rc.repo.isArchived) throw archived(rc);

@@ -1,17 +1,18 @@
 import type { Principal } from "../../../../auth/principal.ts";
 import type { Env } from "../../../../services/env.ts";
-import { RepoMoved, resolveRepo, resolveRepoById, repoTopics, type RepoContext } from "../../../../services/repo/lookup.ts";
-import { NotFound, Redirect } from "../../../../lib/errors.ts";
+import { resolveRepoById, repoTopics, type RepoContext } from "../../../../services/repo/lookup.ts";
+import { NotFound } from "../../../../lib/errors.ts";
+import { repoByPath } from "../../../access.ts";
+import { apiRedirect } from "../../../doors/api.ts";
 import type { Doer } from "../../../../services/access/permission.ts";
 import { toAPIRepo } from "../../../../convert/repo.ts";
 import { pendingTransferOf } from "../../../../services/repo/transfer.ts";
 import type { APIRepository } from "../../../../shapes/repo.ts";
 
 /**
- * The repository named by `{owner}/{repo}` in the path, as the doer may see it: 404 when it
- * does not exist or is not visible, 301 to its new name when it was renamed or transferred (307
- * when its owner was renamed, as Gitea redirects to the account), 403 for a public-only token on
- * a repository out of its reach (the lookup decides all of these).
+ * The repository named by `{owner}/{repo}` in the path, as the doer may see it, for the few
+ * handlers whose route names a repository it does not declare (stars of the doer): the shared
+ * lookup (http/access.ts) with the API's redirect.
  */
 export function repoFromPath(
   env: Env,
@@ -19,20 +20,7 @@ export function repoFromPath(
   url: URL,
   params: { owner: string; repo: string },
 ): RepoContext {
-  let rc: RepoContext;
-  try {
-    rc = resolveRepo(env, principal?.user, params.owner, params.repo);
-  } catch (err) {
-    if (err instanceof RepoMoved) {
-      const target = resolveRepoById(env, principal?.user, err.repoId);
-      const prefix = `/api/v1/repos/${encodeURIComponent(params.owner)}/${encodeURIComponent(params.repo)}`;
-      const rest = url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) : "";
-      const location = `/api/v1/repos/${encodeURIComponent(target.owner.name)}/${encodeURIComponent(target.repo.name)}${rest}${url.search}`;
-      throw new Redirect(location, err.ownerRenamed ? 307 : 301);
-    }
-    throw err;
-  }
-  return rc;
+  return repoByPath(env, principal?.user, params, (moved) => apiRedirect(moved, url));
 }
 
 /** Repository JSON with topics and, for a fork, its parent (when the doer may see it). */
