@@ -51,10 +51,37 @@ function requireRead(perm: RepoPermission, unit: RepoUnit | "tracker"): void {
 const archived = (rc: RepoContext) => new RepoArchived(`${rc.owner.name}/${rc.repo.name} is archived`);
 
 /**
- * Applies a declaration to a repository the doer has found (the lookup already answered 404 for
- * one it may not see). Returns the doer, defined whenever the declaration needs one.
+ * The proof that a repository's access was checked, carrying what was checked (`N`, the
+ * declaration's literal type). The brand exists only in types: nothing outside this module can
+ * name `checked`, so a value gets it from `checkRepoAccess` (the declared access of a request),
+ * `permitsRepoAccess` (a second repository a service reaches, as a merge's head) or `asSystem`
+ * (hearth acting on its own), never by accident. Services that change data ask for it in their
+ * signature through the requirement types below.
  */
-export function checkRepoAccess(rc: RepoContext, doer: Doer | undefined, need: RepoAccess): Doer | undefined {
+declare const checked: unique symbol;
+export type Checked<N extends RepoAccess = RepoAccess> = { readonly [checked]: N };
+export type CheckedRepo<N extends RepoAccess = RepoAccess> = RepoContext & Checked<N>;
+
+/**
+ * What a writer service needs: a context checked for writing `unit`, or for a repository
+ * administrator or owner (reqAdmin and reqOwner pass every reqRepoWriter). A richer declaration
+ * (`{ read: "code", write: "code", notArchived: true }`) satisfies `Writes<"code">`, since an
+ * object type with more properties is assignable; `{ read: "code" }` does not.
+ */
+export type Writes<U extends RepoUnit, C extends RepoContext = RepoContext> = C &
+  (Checked<{ write: U }> | Checked<{ admin: true }> | Checked<{ owner: true }>);
+/** A context checked for a repository administrator (reqAdmin, or reqOwner which implies it). */
+export type Administers<C extends RepoContext = RepoContext> = C & (Checked<{ admin: true }> | Checked<{ owner: true }>);
+/** A context checked for the repository's owner (reqOwner). */
+export type Owns<C extends RepoContext = RepoContext> = C & Checked<{ owner: true }>;
+/** A context checked for a signed-in doer only (the service applies its own rule, as a comment's poster). */
+export type SignedIn<C extends RepoContext = RepoContext> = C & (Checked<{ doer: true }> | Checked<{ write: RepoUnit }> | Checked<{ admin: true }> | Checked<{ owner: true }>);
+
+/**
+ * Applies a declaration to a repository the doer has found (the lookup already answered 404 for
+ * one it may not see) and returns the context branded with what was checked.
+ */
+export function checkRepoAccess<R extends RepoContext, const N extends RepoAccess>(rc: R, doer: Doer | undefined, need: N): R & Checked<N> {
   const { perm } = rc;
   if (need.read) requireRead(perm, need.read);
   if (need.notArchived === "editor" && rc.repo.isArchived) throw new RepoArchived("repo is not allowed to edit");
@@ -63,5 +90,34 @@ export function checkRepoAccess(rc: RepoContext, doer: Doer | undefined, need: R
   if (need.admin && !perm.isAdmin()) throw new Forbidden("user should be an owner or a collaborator with admin write of a repository");
   if (need.owner && !perm.isOwner()) throw new Forbidden("user should be the owner of the repo");
   if (need.notArchived === true && rc.repo.isArchived) throw archived(rc);
-  return doer;
+  return rc as R & Checked<N>;
+}
+
+/**
+ * The same check as a question, for a repository a service reaches beyond the declared one (the
+ * head of a pull request it merges): narrows `rc` to a checked context when the doer passes.
+ */
+export function permitsRepoAccess<R extends RepoContext, const N extends RepoAccess>(
+  rc: R,
+  doer: Doer | undefined,
+  need: N,
+): rc is R & Checked<N> {
+  try {
+    checkRepoAccess(rc, doer, need);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The escape hatch for hearth acting on its own, not for a request: the git hooks' post-receive
+ * (git's door checked the push), restoring a dump, the scheduler acting for a user whose access
+ * was checked when the work was scheduled (automerge). `need` names what the caller acts as; no
+ * check is made. Never called from `http/` handlers, which get their contexts from their
+ * declarations (test/architecture.test.ts).
+ */
+export function asSystem<R extends RepoContext, const N extends RepoAccess>(rc: R, need: N): R & Checked<N> {
+  void need;
+  return rc as R & Checked<N>;
 }
