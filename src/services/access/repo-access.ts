@@ -3,6 +3,9 @@ import { ReadRefused, RepoArchived, WriteRefused } from "./refusals.ts";
 import type { Doer, RepoPermission, RepoUnit } from "./permission.ts";
 import type { RepoContext } from "../repo/lookup.ts";
 
+/** A repository and its owner, without a doer's permission: what hearth acting on its own holds. */
+export type RepoRef = Pick<RepoContext, "repo" | "owner">;
+
 /**
  * What an operation needs of the repository it works on, declared once on the operation (or asked
  * by another front door) and checked by `checkRepoAccess` alone, in Gitea's order of refusals:
@@ -68,14 +71,14 @@ export type CheckedRepo<N extends RepoAccess = RepoAccess> = RepoContext & Check
  * (`{ read: "code", write: "code", notArchived: true }`) satisfies `Writes<"code">`, since an
  * object type with more properties is assignable; `{ read: "code" }` does not.
  */
-export type Writes<U extends RepoUnit, C extends RepoContext = RepoContext> = C &
+export type Writes<U extends RepoUnit, C extends RepoRef = RepoContext> = C &
   (Checked<{ write: U }> | Checked<{ admin: true }> | Checked<{ owner: true }>);
 /** A context checked for a repository administrator (reqAdmin, or reqOwner which implies it). */
-export type Administers<C extends RepoContext = RepoContext> = C & (Checked<{ admin: true }> | Checked<{ owner: true }>);
+export type Administers<C extends RepoRef = RepoContext> = C & (Checked<{ admin: true }> | Checked<{ owner: true }>);
 /** A context checked for the repository's owner (reqOwner). */
-export type Owns<C extends RepoContext = RepoContext> = C & Checked<{ owner: true }>;
+export type Owns<C extends RepoRef = RepoContext> = C & Checked<{ owner: true }>;
 /** A context checked for a signed-in doer only (the service applies its own rule, as a comment's poster). */
-export type SignedIn<C extends RepoContext = RepoContext> = C & (Checked<{ doer: true }> | Checked<{ write: RepoUnit }> | Checked<{ admin: true }> | Checked<{ owner: true }>);
+export type SignedIn<C extends RepoRef = RepoContext> = C & (Checked<{ doer: true }> | Checked<{ write: RepoUnit }> | Checked<{ admin: true }> | Checked<{ owner: true }>);
 
 /**
  * Applies a declaration to a repository the doer has found (the lookup already answered 404 for
@@ -117,7 +120,7 @@ export function permitsRepoAccess<R extends RepoContext, const N extends RepoAcc
  * check is made. Never called from `http/` handlers, which get their contexts from their
  * declarations (test/architecture.test.ts).
  */
-export function asSystem<R extends RepoContext, const N extends RepoAccess>(rc: R, need: N): R & Checked<N> {
+export function asSystem<R extends RepoRef, const N extends RepoAccess>(rc: R, need: N): R & Checked<N> {
   void need;
   return rc as R & Checked<N>;
 }
