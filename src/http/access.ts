@@ -94,8 +94,8 @@ export function resolveResources(
     const rc = checkRepoAccess(repoByPath(env, doer, { owner: param("owner"), repo: param("repo") }, redirect), doer, access.repo);
     out.repo = rc;
     // The issue and the pull request carry the repository's check (they extend its context).
-    if (access.issue) out.issue = issueFromPath(env, rc, param("index")) as IssueContext & Checked;
-    if (access.pull) out.pull = pullFromPath(env, rc, param("index")) as PullContext & Checked;
+    if (access.issue) out.issue = issueFromPath(env, rc, param("index"));
+    if (access.pull) out.pull = pullFromPath(env, rc, param("index"));
   }
   if (access.org) out.org = resolveOrg(env, principal, param("org"), access.org);
   if (access.user) out.user = resolveUser(env, principal, param("username"), access.user);

@@ -66,19 +66,24 @@ export type Checked<N extends RepoAccess = RepoAccess> = { readonly [checked]: N
 export type CheckedRepo<N extends RepoAccess = RepoAccess> = RepoContext & Checked<N>;
 
 /**
+ * The check a context carries, for a context derived from it (the issue, pull request or comment
+ * of a checked repository carries that repository's check); nothing for an unchecked one.
+ */
+export type CheckOf<R> = R extends Checked<infer N> ? Checked<N> : unknown;
+
+/**
  * What a writer service needs: a context checked for writing `unit`, or for a repository
  * administrator or owner (reqAdmin and reqOwner pass every reqRepoWriter). A richer declaration
  * (`{ read: "code", write: "code", notArchived: true }`) satisfies `Writes<"code">`, since an
  * object type with more properties is assignable; `{ read: "code" }` does not.
  */
-export type Writes<U extends RepoUnit, C extends RepoRef = RepoContext> = C &
-  (Checked<{ write: U }> | Checked<{ admin: true }> | Checked<{ owner: true }>);
+export type Writes<U extends RepoUnit, C extends RepoRef = RepoContext> = C & Checked<{ write: U } | { admin: true } | { owner: true }>;
 /** A context checked for a repository administrator (reqAdmin, or reqOwner which implies it). */
-export type Administers<C extends RepoRef = RepoContext> = C & (Checked<{ admin: true }> | Checked<{ owner: true }>);
+export type Administers<C extends RepoRef = RepoContext> = C & Checked<{ admin: true } | { owner: true }>;
 /** A context checked for the repository's owner (reqOwner). */
 export type Owns<C extends RepoRef = RepoContext> = C & Checked<{ owner: true }>;
-/** A context checked for a signed-in doer only (the service applies its own rule, as a comment's poster). */
-export type SignedIn<C extends RepoRef = RepoContext> = C & (Checked<{ doer: true }> | Checked<{ write: RepoUnit }> | Checked<{ admin: true }> | Checked<{ owner: true }>);
+/** A context checked for a signed-in doer at least (the service applies its own rule, as a comment's poster). */
+export type SignedIn<C extends RepoRef = RepoContext> = C & Checked<{ doer: true } | { write: RepoUnit } | { admin: true } | { owner: true }>;
 
 /**
  * Applies a declaration to a repository the doer has found (the lookup already answered 404 for
@@ -111,6 +116,19 @@ export function permitsRepoAccess<R extends RepoContext, const N extends RepoAcc
   } catch {
     return false;
   }
+}
+
+/**
+ * The same check as a statement, for a handler that asks part of its access by hand because Gitea
+ * orders it differently than a declaration can (an archived repository refused before sign-in):
+ * throws as `checkRepoAccess` does, and from there on `rc` is checked.
+ */
+export function assertRepoAccess<R extends RepoContext, const N extends RepoAccess>(
+  rc: R,
+  doer: Doer | undefined,
+  need: N,
+): asserts rc is R & Checked<N> {
+  checkRepoAccess(rc, doer, need);
 }
 
 /**
