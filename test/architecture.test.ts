@@ -252,6 +252,8 @@ describe("import rules (ARCHITECTURE.md)", () => {
     expect(callers("resolveResources", ["http/door.ts", "http/access.ts"])).toEqual([]);
     expect(callers("enforceAccess", ["http/door.ts", "http/access.ts"])).toEqual([]);
     expect(callers("checkRepoAccess", ["http/access.ts", "services/access/repo-access.ts"])).toEqual([]);
+    // hearth acting on its own (asSystem) is never a request: no front door calls it.
+    expect(callers("asSystem", ["services/access/repo-access.ts"]).filter((f) => f.startsWith("http/"))).toEqual([]);
   });
 
   test("only git/ spawns processes", () => {

@@ -2,7 +2,7 @@ import type { Env } from "../services/env.ts";
 import type { Principal } from "../auth/principal.ts";
 import type { UserRow } from "../db/schema/index.ts";
 import { requireOwnerInReach, type Doer } from "../services/access/permission.ts";
-import { checkRepoAccess } from "../services/access/repo-access.ts";
+import { checkRepoAccess, type CheckedRepo, type Checked } from "../services/access/repo-access.ts";
 import type { ScopeLevel } from "../services/access/scopes.ts";
 import { RepoMoved, resolveRepo, resolveRepoById, type RepoContext } from "../services/repo/lookup.ts";
 import { issueFromPath, type IssueContext } from "../services/issue/lookup.ts";
@@ -18,9 +18,9 @@ import { orgFromPath } from "./api/v1/orgs/context.ts";
 /** The resources an operation's declaration asked for, resolved and checked. */
 export interface Resources {
   doer: Doer | undefined;
-  repo?: RepoContext;
-  issue?: IssueContext;
-  pull?: PullContext;
+  repo?: CheckedRepo;
+  issue?: IssueContext & Checked;
+  pull?: PullContext & Checked;
   org?: UserRow;
   user?: UserRow;
 }
@@ -91,9 +91,9 @@ export function resolveResources(
   // test/architecture.test.ts proves every declaration names parameters its path has.
   const param = (name: string) => String(params?.[name] ?? "");
   if (access.repo) {
-    const rc = repoByPath(env, doer, { owner: param("owner"), repo: param("repo") }, redirect);
-    checkRepoAccess(rc, doer, access.repo);
+    const rc = checkRepoAccess(repoByPath(env, doer, { owner: param("owner"), repo: param("repo") }, redirect), doer, access.repo);
     out.repo = rc;
+    // The issue and the pull request carry the repository's check (they extend its context).
     if (access.issue) out.issue = issueFromPath(env, rc, param("index"));
     if (access.pull) out.pull = pullFromPath(env, rc, param("index"));
   }

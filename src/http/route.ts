@@ -5,7 +5,7 @@ import type { ScopeCategory } from "../services/access/scopes.ts";
 import type { Page } from "./pagination.ts";
 import type { UserRow } from "../db/schema/index.ts";
 import type { Doer, RepoUnit } from "../services/access/permission.ts";
-import type { RepoAccess } from "../services/access/repo-access.ts";
+import type { Checked, RepoAccess } from "../services/access/repo-access.ts";
 import type { RepoContext } from "../services/repo/lookup.ts";
 import type { IssueContext } from "../services/issue/lookup.ts";
 import type { PullContext } from "../services/pull/lookup.ts";
@@ -74,12 +74,19 @@ type NeedsDoer<A extends Access> =
   | (A["org"] extends "member" | "owner" ? true : never)
   | (A["user"] extends { selfOrAdmin: true } ? true : never);
 
-/** What the runner hands a handler beyond its input: the resolved resources and the doer. */
+/** The declared repository access, as the brand of the contexts checked for it. */
+type CheckedFor<A extends Access> = Checked<A["repo"] & RepoAccess>;
+
+/**
+ * What the runner hands a handler beyond its input: the resolved resources and the doer. The
+ * repository (and the issue or pull request in it) comes branded with the declared access
+ * (services/access/repo-access.ts), which is what services that change data ask for.
+ */
 export type Granted<A extends Access> = { doer: [NeedsDoer<A>] extends [never] ? Doer | undefined : Doer } & (A["repo"] extends RepoAccess
-  ? { repo: RepoContext }
+  ? { repo: RepoContext & CheckedFor<A> }
   : unknown) &
-  (A["issue"] extends true ? { issue: IssueContext } : unknown) &
-  (A["pull"] extends true ? { pull: PullContext } : unknown) &
+  (A["issue"] extends true ? { issue: IssueContext & CheckedFor<A> } : unknown) &
+  (A["pull"] extends true ? { pull: PullContext & CheckedFor<A> } : unknown) &
   (A["org"] extends OrgAccess ? { org: UserRow } : unknown) &
   (A["user"] extends UserAccess ? { user: UserRow } : unknown);
 

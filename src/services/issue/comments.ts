@@ -10,9 +10,11 @@ import { Forbidden, HearthError, NotFound } from "../../lib/errors.ts";
 import { nowUnix } from "../../lib/time.ts";
 import { ghostUser } from "../user/profile.ts";
 import type { RepoContext } from "../repo/lookup.ts";
+import type { CheckOf, SignedIn } from "../access/repo-access.ts";
 import { unitOf, type IssueContext } from "./lookup.ts";
 import { issueChanged } from "./hooks.ts";
 import { removeAttachmentFiles } from "./attachments.ts";
+import type { Doer } from "../access/permission.ts";
 
 /** A comment of an issue of the repository, as the doer may see it. */
 export interface CommentContext extends IssueContext {
@@ -33,10 +35,11 @@ export interface CommentView {
  * `{id}` of a comment route: a comment on an issue of this repository whose unit (issues or pulls)
  * the doer reads; anything else is 404, so ids of other repositories and hidden trackers tell nothing.
  */
-export function commentFromPath(env: Env, rc: RepoContext, id: string): CommentContext {
+export function commentFromPath<R extends RepoContext>(env: Env, rc: R, id: string): CommentContext & CheckOf<R> {
   const cc = commentOfRepo(env, rc, id);
   if (!rc.perm.canRead(unitOf(cc.issue))) throw new NotFound();
-  return cc;
+  // The comment's context extends the repository's, so it carries the repository's check.
+  return cc as CommentContext & CheckOf<R>;
 }
 
 /** A comment on an issue of this repository, whether or not the doer reads its unit; else 404. */
@@ -126,7 +129,7 @@ export function listRepoComments(
  * admins) on a locked one. The issue's comment count and update time move; watchers and the users
  * the comment mentions are notified once it is stored.
  */
-export function createComment(env: Env, doer: UserRow, ic: IssueContext, body: string): CommentView {
+export function createComment(env: Env, doer: Doer, ic: SignedIn<IssueContext>, body: string): CommentView {
   if (ic.issue.isLocked && !ic.perm.canWrite(unitOf(ic.issue)) && !doer.isAdmin) {
     throw new Forbidden("You cannot comment on a locked issue.");
   }
@@ -160,7 +163,7 @@ function requireCommentAuthor(doer: UserRow, cc: CommentContext): void {
  * Gitea's editIssueComment: a new body (the update time moves only when it changed). Timeline
  * events carry no text: for them nothing happens and undefined is returned (Gitea's 204).
  */
-export function editComment(env: Env, doer: UserRow, cc: CommentContext, body: string): CommentView | undefined {
+export function editComment(env: Env, doer: Doer, cc: SignedIn<CommentContext>, body: string): CommentView | undefined {
   requireCommentAuthor(doer, cc);
   if (!WITH_CONTENT.has(cc.comment.type)) return undefined;
   // Gitea announces the edit even when the text stayed the same.
@@ -179,7 +182,7 @@ export function editComment(env: Env, doer: UserRow, cc: CommentContext, body: s
  * and the issue's comment count is recounted. A code review comment is left alone (Gitea answers
  * 204 without deleting it: reviews own those).
  */
-export function deleteComment(env: Env, doer: UserRow, cc: CommentContext): void {
+export function deleteComment(env: Env, doer: Doer, cc: SignedIn<CommentContext>): void {
   requireCommentAuthor(doer, cc);
   if (cc.comment.type === CommentType.Code) return;
   const files = attachmentsOfComments(env.db, [cc.comment.id]).get(cc.comment.id) ?? [];

@@ -20,6 +20,9 @@ import { setClosed } from "./state.ts";
 import { canWriteIssue, unitOf, type IssueContext } from "./lookup.ts";
 import { issueChanged } from "./hooks.ts";
 import { getPullByIssueId } from "../../models/pull.ts";
+import type { SignedIn } from "../access/repo-access.ts";
+import type { Doer } from "../access/permission.ts";
+import type { Administers } from "../access/repo-access.ts";
 
 export interface CreateIssueInput {
   title: string;
@@ -57,7 +60,7 @@ function requireMilestone(env: Env, rc: RepoContext, id: number): void {
  * Gitea's CreateIssue: anyone who reads the tracker opens an issue; labels, assignees, milestone and
  * deadline are set only by writers (silently dropped for others). With `closed` it is closed at once.
  */
-export function createIssue(env: Env, doer: UserRow, rc: RepoContext, input: CreateIssueInput): IssueRow {
+export function createIssue(env: Env, doer: Doer, rc: SignedIn<RepoContext>, input: CreateIssueInput): IssueRow {
   const writer = rc.perm.canWrite("issues");
   const assigneeIds = writer ? resolveAssignees(env, rc, [input.assignee ?? "", ...(input.assignees ?? [])], false) : [];
   const milestoneId = writer ? (input.milestone ?? 0) : 0;
@@ -139,7 +142,7 @@ export interface EditIssueInput {
  * milestone and deadline. A closing blocked by open dependencies is refused (412), as is changing
  * the state of a merged pull request.
  */
-export function editIssue(env: Env, doer: UserRow, ic: IssueContext, input: EditIssueInput): IssueRow {
+export function editIssue(env: Env, doer: Doer, ic: SignedIn<IssueContext>, input: EditIssueInput): IssueRow {
   const writer = canWriteIssue(ic);
   if (ic.issue.posterId !== doer.id && !writer) throw new HearthError(403, "");
   const assigneeNames =
@@ -222,7 +225,7 @@ export function openDependencyCount(env: Env, issue: IssueRow): number {
  * (comments, labels, assignees, reactions, watches:
  * foreign-key cascades), recounting the repository, milestone and labels.
  */
-export async function deleteIssue(env: Env, ic: IssueContext): Promise<void> {
+export async function deleteIssue(env: Env, ic: Administers<IssueContext>): Promise<void> {
   const { issue } = ic;
   const labelIds = labelIdsOfIssue(env.db, issue.id);
   const files = attachmentsUnderIssue(env.db, issue.id);

@@ -7,6 +7,8 @@ import { nowUnix } from "../../lib/time.ts";
 import { recordEvent } from "./events.ts";
 import type { IssueContext } from "./lookup.ts";
 import { issueChanged } from "./hooks.ts";
+import type { SignedIn } from "../access/repo-access.ts";
+import type { Doer } from "../access/permission.ts";
 
 /**
  * Labels on issues, with Gitea's exclusive scopes (models/issues/issue_label.go, 1.25): a label marked
@@ -183,7 +185,7 @@ export function labelsOfRequest(env: Env, ic: IssueContext, refs: LabelRefs): La
 export type LabelChange = "add" | "replace" | "clear";
 
 /** Adds, replaces or clears an issue's labels in one transaction; the caller checked write access. */
-export function changeIssueLabels(env: Env, ic: IssueContext, doer: UserRow, change: LabelChange, list: LabelRow[] = []): void {
+export function changeIssueLabels(env: Env, ic: SignedIn<IssueContext>, doer: Doer, change: LabelChange, list: LabelRow[] = []): void {
   writeTx(env.db, (tx) => {
     if (change === "add") addLabelsTx(tx, ic.issue, ic.repo, doer, list);
     else if (change === "replace") replaceLabelsTx(tx, ic.issue, ic.repo, doer, list);
@@ -193,7 +195,7 @@ export function changeIssueLabels(env: Env, ic: IssueContext, doer: UserRow, cha
 }
 
 /** Takes one label off an issue (Gitea's DeleteIssueLabel); a label the issue does not carry changes nothing. */
-export function removeIssueLabel(env: Env, ic: IssueContext, doer: UserRow, label: LabelRow): void {
+export function removeIssueLabel(env: Env, ic: SignedIn<IssueContext>, doer: Doer, label: LabelRow): void {
   writeTx(env.db, (tx) => {
     const work = new IssueLabeling(tx, ic.issue, ic.repo, doer);
     work.remove(label);

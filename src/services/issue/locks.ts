@@ -5,6 +5,8 @@ import * as issues from "../../models/issue.ts";
 import { Forbidden } from "../../lib/errors.ts";
 import { canWriteIssue, type IssueContext } from "./lookup.ts";
 import { recordActivity } from "./touch.ts";
+import type { Administers } from "../access/repo-access.ts";
+import type { Doer } from "../access/permission.ts";
 
 /**
  * Gitea's LockIssue / UnlockIssue: only writers of the issue's unit; the reason (free text, as the
@@ -12,7 +14,7 @@ import { recordActivity } from "./touch.ts";
  * (or unlocking an unlocked one) changes nothing. Gitea records the repository owner as the event's
  * poster (its ContextUser); we record the doer.
  */
-export function setIssueLocked(env: Env, doer: UserRow, ic: IssueContext, locked: boolean, reason = ""): void {
+export function setIssueLocked(env: Env, doer: Doer, ic: Administers<IssueContext>, locked: boolean, reason = ""): void {
   if (!canWriteIssue(ic)) throw new Forbidden(`no permission to ${locked ? "lock" : "unlock"} this issue`);
   writeTx(env.db, (tx) => {
     const current = issues.getIssueById(tx, ic.issue.id)!;

@@ -3,6 +3,7 @@ import type { IssueRow } from "../../db/schema/index.ts";
 import * as issues from "../../models/issue.ts";
 import { Forbidden, NotFound } from "../../lib/errors.ts";
 import type { RepoContext } from "../repo/lookup.ts";
+import type { CheckOf } from "../access/repo-access.ts";
 
 /** An issue or pull request of the repository as the doer may see it. */
 export interface IssueContext extends RepoContext {
@@ -16,11 +17,12 @@ export const unitOf = (issue: Pick<IssueRow, "isPull">) => (issue.isPull ? "pull
  * `{index}` of an issue route: the issue or pull request, or 404 when it does not exist or its unit
  * is not readable by the doer (so a hidden tracker does not leak its contents). Non-numbers find nothing.
  */
-export function issueFromPath(env: Env, rc: RepoContext, index: string): IssueContext {
+export function issueFromPath<R extends RepoContext>(env: Env, rc: R, index: string): IssueContext & CheckOf<R> {
   if (!/^\d{1,15}$/.test(index)) throw new NotFound();
   const issue = issues.getIssueByIndex(env.db, rc.repo.id, Number(index));
   if (!issue || !rc.perm.canRead(unitOf(issue))) throw new NotFound();
-  return { ...rc, issue };
+  // The issue's context extends the repository's, so it carries the repository's check.
+  return { ...rc, issue } as IssueContext & CheckOf<R>;
 }
 
 /**

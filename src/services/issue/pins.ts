@@ -7,6 +7,8 @@ import { BadRequest, Invalid } from "../../lib/errors.ts";
 import type { RepoContext } from "../repo/lookup.ts";
 import type { IssueContext } from "./lookup.ts";
 import { recordActivity } from "./touch.ts";
+import type { Administers } from "../access/repo-access.ts";
+import type { Doer } from "../access/permission.ts";
 
 /** Gitea's `[repository.issue] MAX_PINNED` default: pinned issues (and, separately, pull requests) per repository. */
 export const MAX_PINNED = 3;
@@ -16,7 +18,7 @@ export const MAX_PINNED = 3;
  * each), with a "pin" timeline event. Pinning a pinned issue does nothing. A full list is refused:
  * Gitea answers that with a 500, we with its message as a 400 (the caller can unpin another first).
  */
-export function pinIssue(env: Env, doer: UserRow, ic: IssueContext): void {
+export function pinIssue(env: Env, doer: Doer, ic: Administers<IssueContext>): void {
   const { issue } = ic;
   writeTx(env.db, (tx) => {
     const current = issues.getIssueById(tx, issue.id)!;
@@ -29,7 +31,7 @@ export function pinIssue(env: Env, doer: UserRow, ic: IssueContext): void {
 }
 
 /** Gitea's Unpin: the pins after it move up one; an "unpin" event. Unpinning an unpinned issue does nothing. */
-export function unpinIssue(env: Env, doer: UserRow, ic: IssueContext): void {
+export function unpinIssue(env: Env, doer: Doer, ic: Administers<IssueContext>): void {
   const { issue } = ic;
   writeTx(env.db, (tx) => {
     const current = issues.getIssueById(tx, issue.id)!;

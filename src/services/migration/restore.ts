@@ -13,7 +13,8 @@ import { setHead } from "../../git/repo-init.ts";
 import { Conflict, Invalid, NotFound } from "../../lib/errors.ts";
 import { nowUnix } from "../../lib/time.ts";
 import { createRepo } from "../repo/create.ts";
-import { deleteRepo } from "../repo/delete.ts";
+import { discardRepo } from "../repo/delete.ts";
+import { asSystem } from "../access/repo-access.ts";
 import { gitDirOf } from "../repo/lookup.ts";
 import { FILES, deadlineUnix, parseRFC3339, type Unit } from "./format.ts";
 import { COMMENT_TYPES, loadDump, type LoadedDump } from "./load.ts";
@@ -299,7 +300,8 @@ export async function restoreRepo(env: Env, input: RestoreInput): Promise<Restor
   } catch (err) {
     discardReleaseFiles(env, releases);
     if (!existing) {
-      deleteRepo(env, owner, repo);
+      // hearth undoing its own half-made repository: no request, nothing to check or announce.
+      discardRepo(env, asSystem({ owner, repo }, { owner: true }));
     } else {
       await dropBranchesAndTags(path).catch(() => undefined);
       await setHead(path, existing.defaultBranch).catch(() => undefined);

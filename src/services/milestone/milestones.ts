@@ -6,6 +6,7 @@ import { NotFound } from "../../lib/errors.ts";
 import { nowUnix } from "../../lib/time.ts";
 import type { RepoContext } from "../repo/lookup.ts";
 import { parseGoInt } from "./goint.ts";
+import type { SignedIn } from "../access/repo-access.ts";
 
 /**
  * Gitea's list of a repository's milestones: `state` open or closed filters, anything else (the
@@ -44,7 +45,7 @@ export interface CreateMilestoneInput {
 }
 
 /** Gitea's CreateMilestone: the title trimmed; `state: "closed"` creates it closed (closed now). */
-export function createMilestone(env: Env, rc: RepoContext, input: CreateMilestoneInput): MilestoneRow {
+export function createMilestone(env: Env, rc: SignedIn<RepoContext>, input: CreateMilestoneInput): MilestoneRow {
   const now = nowUnix();
   const closed = input.state === "closed";
   return writeTx(env.db, (tx) => {
@@ -76,7 +77,7 @@ export interface EditMilestoneInput {
  * Gitea's EditMilestone: an empty title keeps the old one; a state other than "closed" opens it;
  * closing records the time (closed_at), reopening keeps it for the next close to replace.
  */
-export function editMilestone(env: Env, rc: RepoContext, m: MilestoneRow, input: EditMilestoneInput): MilestoneRow {
+export function editMilestone(env: Env, rc: SignedIn<RepoContext>, m: MilestoneRow, input: EditMilestoneInput): MilestoneRow {
   const now = nowUnix();
   const patch: Partial<MilestoneRow> = { updatedUnix: now };
   if (input.title) patch.name = input.title.trim();
@@ -97,7 +98,7 @@ export function editMilestone(env: Env, rc: RepoContext, m: MilestoneRow, input:
 }
 
 /** Deletes a milestone; its issues stay, without a milestone (Gitea's DeleteMilestoneByRepoID). */
-export function deleteMilestone(env: Env, rc: RepoContext, m: MilestoneRow): void {
+export function deleteMilestone(env: Env, rc: SignedIn<RepoContext>, m: MilestoneRow): void {
   writeTx(env.db, (tx) => {
     milestones.deleteMilestoneRow(tx, m.id);
     milestones.recountRepoMilestones(tx, rc.repo.id);

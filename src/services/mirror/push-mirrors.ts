@@ -9,6 +9,7 @@ import { DurationError, formatGoDuration, parseGoDuration } from "../../config/g
 import { parseRemoteAddress } from "./remote-address.ts";
 import { sealCredentials } from "./credentials.ts";
 import { queuePeriodicSync } from "./sync.ts";
+import type { Administers } from "../access/repo-access.ts";
 
 /** Gitea's answer on every push mirror route while `[mirror] ENABLED` is off. */
 export function requireMirrorsEnabled(env: Env): void {
@@ -37,7 +38,8 @@ function randomSuffix(n: number): string {
  * (400 otherwise, even when absent: Go refuses an empty duration); the address is checked (400 /
  * 401, see parseRemoteAddress); the remote is named `remote_mirror_` + 10 random characters.
  */
-export async function createPushMirror(env: Env, repoId: number, input: CreatePushMirrorInput): Promise<PushMirrorRow> {
+export async function createPushMirror(env: Env, rc: Administers, input: CreatePushMirrorInput): Promise<PushMirrorRow> {
+  const repoId = rc.repo.id;
   requireMirrorsEnabled(env);
   // Gitea's API ignores DISABLE_NEW_PUSH (only its web form honours it); hearth honours it here too.
   if (env.settings.mirror.disableNewPush) throw new BadRequest("Creating new push mirrors is disabled");
@@ -83,7 +85,8 @@ export function getPushMirror(env: Env, repoId: number, remoteName: string): Pus
 }
 
 /** Gitea's DeletePushMirrors by remote name: 404 when the repository has none of that name. */
-export function deletePushMirror(env: Env, repoId: number, remoteName: string): void {
+export function deletePushMirror(env: Env, rc: Administers, remoteName: string): void {
+  const repoId = rc.repo.id;
   requireMirrorsEnabled(env);
   writeTx(env.db, (tx) => {
     const m = model.getPushMirrorByName(tx, repoId, remoteName);

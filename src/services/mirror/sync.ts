@@ -12,6 +12,7 @@ import { gitDirOf } from "../repo/lookup.ts";
 import { checkHost, type RemoteCredentials } from "./remote-address.ts";
 import { maskUrlCredentials } from "../../lib/url-credentials.ts";
 import { openCredentials } from "./credentials.ts";
+import type { Administers } from "../access/repo-access.ts";
 
 /**
  * Push mirror syncs run from the persistent work queue `push_mirror`. An item is
@@ -56,7 +57,8 @@ function queueSyncs(env: Env, mirrors: PushMirrorRow[]): void {
 }
 
 /** Gitea's PushMirrorSync: every mirror of the repository is queued for a sync. */
-export function syncRepoPushMirrors(env: Env, repoId: number): void {
+export function syncRepoPushMirrors(env: Env, rc: Administers): void {
+  const repoId = rc.repo.id;
   queueSyncs(env, model.listPushMirrors(env.db, repoId).rows);
 }
 

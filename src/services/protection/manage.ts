@@ -9,6 +9,7 @@ import { nowUnix } from "../../lib/time.ts";
 import { repoPermission } from "../access/permission.ts";
 import type { RepoContext } from "../repo/lookup.ts";
 import { parseRule, rulesOf, type ProtectedBranchRule } from "./rules.ts";
+import type { Administers } from "../access/repo-access.ts";
 
 /** The fields of Gitea's Create/EditBranchProtectionOption; undefined or null means "not given". */
 export interface ProtectionInput {
@@ -160,7 +161,7 @@ export function getProtection(env: Env, rc: RepoContext, name: string): Protecte
 }
 
 /** Gitea's CreateBranchProtection. */
-export function createProtection(env: Env, rc: RepoContext, input: ProtectionInput): ProtectedBranchRule {
+export function createProtection(env: Env, rc: Administers, input: ProtectionInput): ProtectedBranchRule {
   requireNotArchived(rc);
   const ruleName = input.ruleName || input.branchName || "";
   if (!ruleName) throw new BadRequest("both rule_name and branch_name are empty");
@@ -213,7 +214,7 @@ export function createProtection(env: Env, rc: RepoContext, input: ProtectionInp
  * off also turns its whitelist off. The status check contexts are replaced only by a non-null
  * list, an empty one clearing them, whether or not status checks are enabled (seed 6).
  */
-export function editProtection(env: Env, rc: RepoContext, name: string, input: ProtectionInput): ProtectedBranchRule {
+export function editProtection(env: Env, rc: Administers, name: string, input: ProtectionInput): ProtectedBranchRule {
   requireNotArchived(rc);
   const rule = getProtection(env, rc, name);
   const patch: Partial<NewProtectedBranchRow> = {};
@@ -281,14 +282,14 @@ export function editProtection(env: Env, rc: RepoContext, name: string, input: P
   return parseRule(row);
 }
 
-export function deleteProtection(env: Env, rc: RepoContext, name: string): void {
+export function deleteProtection(env: Env, rc: Administers, name: string): void {
   requireNotArchived(rc);
   const rule = getProtection(env, rc, name);
   writeTx(env.db, (tx) => model.deleteProtectedBranch(tx, rc.repo.id, rule.id));
 }
 
 /** Gitea's UpdateProtectBranchPriorities: the rules listed get priorities 1, 2, ... in that order. */
-export function setProtectionPriorities(env: Env, rc: RepoContext, ids: number[]): void {
+export function setProtectionPriorities(env: Env, rc: Administers, ids: number[]): void {
   requireNotArchived(rc);
   writeTx(env.db, (tx) => ids.forEach((id, i) => model.setProtectedBranchPriority(tx, rc.repo.id, id, i + 1)));
 }

@@ -9,6 +9,7 @@ import { repoPermission } from "../access/permission.ts";
 import type { RepoContext } from "../repo/lookup.ts";
 import { requireNotArchived, teamIdsByNames, teamsWithRepoAccess, userIdsByNames } from "./manage.ts";
 import { parseTagRule, patternError, tagRulesOf, type ProtectedTagRule } from "./tag-rules.ts";
+import type { Administers } from "../access/repo-access.ts";
 
 /** The fields of Gitea's Create/EditTagProtectionOption; undefined or null means "not given". */
 export interface TagProtectionInput {
@@ -40,7 +41,7 @@ export function getTagProtection(env: Env, rc: RepoContext, id: string): Protect
 }
 
 /** Gitea's CreateTagProtection: the allow-lists name users (and, for organizations, teams). */
-export function createTagProtection(env: Env, rc: RepoContext, input: TagProtectionInput): ProtectedTagRule {
+export function createTagProtection(env: Env, rc: Administers, input: TagProtectionInput): ProtectedTagRule {
   requireNotArchived(rc);
   const namePattern = (input.namePattern ?? "").trim();
   if (!namePattern) throw new BadRequest("name_pattern are empty");
@@ -68,7 +69,7 @@ export function createTagProtection(env: Env, rc: RepoContext, input: TagProtect
  * Gitea's EditTagProtection: only the fields given change; a list given replaces the old one. The
  * pattern is taken as sent (Gitea neither trims it nor checks for duplicates here).
  */
-export function editTagProtection(env: Env, rc: RepoContext, id: string, input: TagProtectionInput): ProtectedTagRule {
+export function editTagProtection(env: Env, rc: Administers, id: string, input: TagProtectionInput): ProtectedTagRule {
   requireNotArchived(rc);
   const rule = getTagProtection(env, rc, id);
   const patch: Partial<NewProtectedTagRow> = { updatedUnix: nowUnix() };
@@ -84,7 +85,7 @@ export function editTagProtection(env: Env, rc: RepoContext, id: string, input: 
 }
 
 /** Gitea's DeleteTagProtection (allowed on an archived repository, as in Gitea). */
-export function deleteTagProtection(env: Env, rc: RepoContext, id: string): void {
+export function deleteTagProtection(env: Env, rc: Administers, id: string): void {
   const rule = getTagProtection(env, rc, id);
   writeTx(env.db, (tx) => model.deleteProtectedTag(tx, rc.repo.id, rule.id));
 }

@@ -18,6 +18,8 @@ import { releaseEvent } from "../events/bus.ts";
 import { computePullCheck, storedCheck } from "./check.ts";
 import { syncPullHead } from "./head-ref.ts";
 import { commitsSince, recordPushComment } from "./push-comment.ts";
+import type { Checked } from "../access/repo-access.ts";
+import type { Doer } from "../access/permission.ts";
 
 export interface CreatePullInput {
   /** `branch`, or `owner:branch` for a branch of the owner's fork (or of the base's parent). */
@@ -83,7 +85,7 @@ function assigneeIdsOf(env: Env, rc: RepoContext, names: string[]): number[] {
  * writes `refs/pull/{index}/head` (fetching from the fork), checks mergeability and records the
  * "pushed commits" timeline entry. Reviewers are left to the review requests.
  */
-export async function createPull(env: Env, doer: UserRow, rc: RepoContext, input: CreatePullInput): Promise<{ issue: IssueRow; pull: PullRequestRow }> {
+export async function createPull(env: Env, doer: Doer, rc: RepoContext & Checked<{ doer: true; notArchived: true }>, input: CreatePullInput): Promise<{ issue: IssueRow; pull: PullRequestRow }> {
   if (input.head === input.base) throw new Invalid("Invalid PullRequest: There are no changes between the head and the base");
   const parts = input.head.split(":");
   if (parts.length > 2) throw new NotFound();

@@ -6,6 +6,7 @@ import { recordEvent } from "../issue/events.ts";
 import { protectionRuleFor } from "../protection/rules.ts";
 import { deleteBranch } from "../repo/branches.ts";
 import { sideOf } from "./lookup.ts";
+import { permitsRepoAccess } from "../access/repo-access.ts";
 
 /**
  * `delete_branch_after_merge`: the head branch goes when the merger may delete it (a writer of the
@@ -14,12 +15,13 @@ import { sideOf } from "./lookup.ts";
  */
 export async function deleteHeadAfterMerge(env: Env, doer: UserRow, pull: PullRequestRow, issue: IssueRow): Promise<boolean> {
   const head = sideOf(env, doer, pull.headRepoId);
-  if (!head || !head.perm.canWrite("code") || head.repo.isArchived) return false;
+  // canWrite as Gitea asks it (no admin fallback), then the proof of a writable, unarchived repository.
+  if (!head || !head.perm.canWrite("code") || !permitsRepoAccess(head, doer, { write: "code", notArchived: true })) return false;
   if (pull.headBranch === head.repo.defaultBranch || protectionRuleFor(env, head.repo.id, pull.headBranch)) return false;
   const others = pulls.openPullsOnBranch(env.db, head.repo.id, pull.headBranch).asHead.filter((p) => p.pull.id !== pull.id);
   if (others.length) return false;
   try {
-    await deleteBranch(env, { repo: head.repo, owner: head.owner, perm: head.perm }, pull.headBranch, doer);
+    await deleteBranch(env, head, pull.headBranch, doer);
   } catch (err) {
     env.log.warn("could not delete the head branch after merge", { pull: pull.id, error: String(err) });
     return false;

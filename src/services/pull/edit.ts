@@ -15,6 +15,8 @@ import { computePullCheck, storedCheck } from "./check.ts";
 import { syncPullHead } from "./head-ref.ts";
 import { sideOf, type PullContext } from "./lookup.ts";
 import { pullEvents } from "../events/pull-events.ts";
+import type { Checked } from "../access/repo-access.ts";
+import type { Doer } from "../access/permission.ts";
 
 export interface EditPullInput {
   title?: string;
@@ -76,8 +78,8 @@ async function changeTargetBranch(env: Env, doer: UserRow, pc: PullContext, pull
  */
 export async function editPull(
   env: Env,
-  doer: UserRow,
-  pc: PullContext,
+  doer: Doer,
+  pc: PullContext & Checked<{ doer: true; notArchived: true }>,
   input: EditPullInput,
 ): Promise<{ pull: PullRequestRow; issue: IssueRow }> {
   const writer = canWriteIssue(pc);

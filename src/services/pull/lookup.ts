@@ -7,6 +7,7 @@ import { NotFound } from "../../lib/errors.ts";
 import { repoPermission, requireCodeReader, type RepoPermission } from "../access/permission.ts";
 import { issueFromPath, type IssueContext } from "../issue/lookup.ts";
 import { gitDirOf, type RepoContext } from "../repo/lookup.ts";
+import type { CheckOf } from "../access/repo-access.ts";
 
 /** A pull request of the path's repository (its base), as the doer may see it. */
 export interface PullContext extends IssueContext {
@@ -23,12 +24,12 @@ export function requirePullsReader(rc: RepoContext): void {
 }
 
 /** `{index}` of a `/pulls/{index}` route: 404 when it is not a pull request of this repository. */
-export function pullFromPath(env: Env, rc: RepoContext, index: string): PullContext {
+export function pullFromPath<R extends RepoContext>(env: Env, rc: R, index: string): PullContext & CheckOf<R> {
   requirePullsReader(rc);
   const ic = issueFromPath(env, rc, index);
   const pull = ic.issue.isPull ? pulls.getPullByIssueId(env.db, ic.issue.id) : undefined;
   if (!pull) throw new NotFound();
-  return { ...ic, pull };
+  return { ...ic, pull } as PullContext & CheckOf<R>;
 }
 
 /** A repository on a pull request's side, with the doer's permission on it. */

@@ -17,6 +17,8 @@ import { stateReferences } from "./merged-state.ts";
 import { scheduleAutoMerge } from "./automerge.ts";
 import { deleteHeadAfterMerge } from "./delete-head.ts";
 import type { MergeStyle } from "./merge-styles.ts";
+import type { Checked } from "../access/repo-access.ts";
+import type { Doer } from "../access/permission.ts";
 
 export interface MergeRequestInput {
   style: MergeStyle;
@@ -80,7 +82,7 @@ async function commitMessage(env: Env, pc: PullContext, input: MergeRequestInput
 
 export type MergeOutcome = "merged" | "scheduled";
 
-export async function mergePullRequest(env: Env, doer: UserRow, pc: PullContext, input: MergeRequestInput): Promise<MergeOutcome> {
+export async function mergePullRequest(env: Env, doer: Doer, pc: PullContext & Checked<{ notArchived: true }>, input: MergeRequestInput): Promise<MergeOutcome> {
   const gitDir = gitDirOf(env, pc.owner, pc.repo);
   const base = { repo: pc.repo, owner: pc.owner, gitDir };
   const head = (await pullHeadCommit(gitDir, pc.pull)) ?? "";

@@ -16,6 +16,8 @@ import { pullFromPath, type PullContext } from "./lookup.ts";
 import { pullHeadCommit } from "./head-ref.ts";
 import { isOfficialReviewerOf } from "./review-official.ts";
 import { insertCodeComment, prepareCodeComment, type CodeCommentInput } from "./review-comment.ts";
+import type { Checked } from "../access/repo-access.ts";
+import type { Doer } from "../access/permission.ts";
 
 /** The review events of the API (Gitea's ReviewStateType); anything else keeps a review pending. */
 export type ReviewEvent = "APPROVED" | "REQUEST_CHANGES" | "COMMENT" | "PENDING" | string;
@@ -144,7 +146,7 @@ export interface CreateReviewInput {
  * Gitea's CreatePullReview: the code comments join the doer's pending review (made on `commitId`,
  * by default the head, when there is none), then the review is submitted with the event's type.
  */
-export async function createReview(env: Env, doer: UserRow, pc: PullContext, input: CreateReviewInput): Promise<ReviewRow> {
+export async function createReview(env: Env, doer: Doer, pc: PullContext & Checked<{ doer: true; notArchived: true }>, input: CreateReviewInput): Promise<ReviewRow> {
   const type = reviewTypeOf(pc, doer, input.event, input.body, input.comments.length > 0);
   requireOpenForVerdict(pc, type);
   const { gitDir, head } = await headOf(env, pc);
@@ -168,7 +170,7 @@ export async function createReview(env: Env, doer: UserRow, pc: PullContext, inp
 }
 
 /** Gitea's SubmitPullReview: a pending review gets its event, made on the current head. */
-export async function submitPendingReview(env: Env, doer: UserRow, pc: PullContext, review: ReviewRow, event: ReviewEvent, body: string): Promise<ReviewRow> {
+export async function submitPendingReview(env: Env, doer: Doer, pc: PullContext & Checked<{ doer: true; notArchived: true }>, review: ReviewRow, event: ReviewEvent, body: string): Promise<ReviewRow> {
   if (review.type !== ReviewType.Pending) throw new Invalid("only a pending review can be submitted");
   // Gitea looks at the review's unloaded comment list here, so a bare COMMENT is refused even
   // with code comments; those comments are counted here, as its model's own check does.

@@ -21,6 +21,8 @@ import { canUserPush } from "../protection/permissions.ts";
 import { sideOf, type PullContext } from "./lookup.ts";
 import { isUserAllowedToMerge } from "./merge-checks.ts";
 import { withBranchLock } from "./branch-lock.ts";
+import type { Checked } from "../access/repo-access.ts";
+import type { Doer } from "../access/permission.ts";
 
 /**
  * Gitea's IsUserAllowedToUpdate: the update is a merge into the head branch, so the doer must be
@@ -41,7 +43,7 @@ function allowedUpdates(env: Env, doer: UserRow, pc: PullContext): { merge: bool
   return { merge, rebase: merge && !rule && pc.repo.allowRebaseUpdate };
 }
 
-export async function updatePullBranch(env: Env, doer: UserRow, pc: PullContext, style: "merge" | "rebase"): Promise<void> {
+export async function updatePullBranch(env: Env, doer: Doer, pc: PullContext & Checked<{ notArchived: true }>, style: "merge" | "rebase"): Promise<void> {
   const { pull, issue } = pc;
   if (pull.hasMerged || issue.isClosed) throw new HearthError(422, "");
   const allowed = allowedUpdates(env, doer, pc);

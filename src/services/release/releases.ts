@@ -11,6 +11,8 @@ import { gitDirOf, type RepoContext } from "../repo/lookup.ts";
 import { canSeeDrafts } from "./access.ts";
 import { publishTag, tagExists, validateTagName } from "./tag.ts";
 import { releaseEvents } from "../events/release-events.ts";
+import type { Writes } from "../access/repo-access.ts";
+import type { Doer } from "../access/permission.ts";
 
 /** What the Release JSON shows: the row, its publisher (the ghost when gone) and its assets. */
 export interface ReleaseView {
@@ -106,7 +108,7 @@ export interface CreateReleaseInput {
  * (default: the default branch) when the tag does not exist; a draft creates no tag. A name
  * that already has a release is 409; a name known only as a bare tag becomes a release.
  */
-export async function createRelease(env: Env, rc: RepoContext, doer: UserRow, input: CreateReleaseInput): Promise<ReleaseView> {
+export async function createRelease(env: Env, rc: Writes<"releases">, doer: Doer, input: CreateReleaseInput): Promise<ReleaseView> {
   if (rc.repo.isEmpty) throw new Invalid("repo is empty");
   const existing = releases.getReleaseByTag(env.db, rc.repo.id, input.tagName);
   // Gitea's message for this case, verbatim.
@@ -165,7 +167,7 @@ export interface EditReleaseInput {
  * is. Publishing creates the tag when it does not exist; a draft's creation time follows its last
  * edit, as in Gitea. Renaming onto another release's tag is 409 (Gitea fails on the unique index).
  */
-export async function editRelease(env: Env, rc: RepoContext, doer: UserRow, rel: ReleaseRow, input: EditReleaseInput): Promise<ReleaseView> {
+export async function editRelease(env: Env, rc: Writes<"releases">, doer: Doer, rel: ReleaseRow, input: EditReleaseInput): Promise<ReleaseView> {
   const tagName = input.tagName || rel.tagName;
   const target = input.target || rel.target;
   const draft = input.draft ?? rel.isDraft;
@@ -208,14 +210,14 @@ export async function editRelease(env: Env, rc: RepoContext, doer: UserRow, rel:
  * does not exist in git (a draft never published) has nothing to go back to and is removed (Gitea
  * would keep a bare-tag row for a tag that does not exist).
  */
-export async function deleteRelease(env: Env, rc: RepoContext, rel: ReleaseRow, doer?: UserRow): Promise<void> {
+export async function deleteRelease(env: Env, rc: Writes<"releases">, rel: ReleaseRow, doer: Doer): Promise<void> {
   const keepTag = await tagExists(gitDirOf(env, rc.owner, rc.repo), rel.tagName);
   const gone = writeTx(env.db, (tx) => {
     if (keepTag) releases.updateRelease(tx, rel.id, { isTag: true });
     else releases.deleteReleaseRow(tx, rel.id);
     const assets = releases.deleteReleaseAttachmentRows(tx, rel.id);
     releases.recountReleases(tx, rc.repo.id);
-    if (doer && !rel.isDraft) releaseEvents.emit(tx, env, { kind: "deleted", release: rel, repo: rc.repo, owner: rc.owner, doer });
+    if (!rel.isDraft) releaseEvents.emit(tx, env, { kind: "deleted", release: rel, repo: rc.repo, owner: rc.owner, doer });
     return assets;
   });
   removeAttachmentFiles(env, gone);

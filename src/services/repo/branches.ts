@@ -1,6 +1,6 @@
 import type { Env } from "../env.ts";
 import type { UserRow } from "../../db/schema/index.ts";
-import { writeTx, type Tx } from "../../db/client.ts";
+import { writeTx } from "../../db/client.ts";
 import * as repos from "../../models/repo.ts";
 import * as branchModel from "../../models/branch.ts";
 import { Conflict, Forbidden, Invalid, NotFound } from "../../lib/errors.ts";
@@ -14,6 +14,8 @@ import { protectionRuleFor } from "../protection/rules.ts";
 import { checkProtectedRefs } from "../protection/push-check.ts";
 import { renameProtectionRule } from "../../models/protected-branch.ts";
 import { gitDirOf, type RepoContext } from "./lookup.ts";
+import type { Writes } from "../access/repo-access.ts";
+import type { Doer } from "../access/permission.ts";
 import { processPush } from "./push.ts";
 import { repoEvents } from "../events/repo-events.ts";
 
@@ -78,12 +80,6 @@ const record = (c: CommitInfo, name: string, pusherId: number) => ({
   commitUnix: c.committer.unix,
   pusherId,
 });
-
-/** Keeps the repository's `is_empty` in line with the branch table, after a branch change. */
-function syncEmptyFlag(tx: Tx, repoId: number, unix: number): void {
-  const hasBranches = branchModel.countBranches(tx, repoId) > 0;
-  repos.updateRepo(tx, repoId, { isEmpty: !hasBranches, updatedUnix: unix });
-}
 
 /**
  * Gitea's rule: a non-empty repository with no branch rows has never been synchronised (or lost
@@ -168,7 +164,7 @@ async function refuseProtected(env: Env, rc: RepoContext, doer: UserRow, update:
 }
 
 /** POST /branches: a new branch at a branch, tag or commit (default: the default branch). */
-export async function createBranch(env: Env, rc: RepoContext, doer: UserRow, input: CreateBranchInput): Promise<BranchView> {
+export async function createBranch(env: Env, rc: Writes<"code">, doer: Doer, input: CreateBranchInput): Promise<BranchView> {
   await checkBranchNameField("BranchName", input.newBranchName);
   if (rc.repo.isEmpty) throw new NotFound(REPO_EMPTY);
   const gitDir = gitDirOf(env, rc.owner, rc.repo);
@@ -205,9 +201,9 @@ export async function createBranch(env: Env, rc: RepoContext, doer: UserRow, inp
 
 /**
  * DELETE /branches/{name}: never the default branch; the ref goes only if it did not move. The
- * deletion is announced as the doer's push when there is one.
+ * deletion is announced as the doer's push.
  */
-export async function deleteBranch(env: Env, rc: RepoContext, name: string, doer?: UserRow): Promise<void> {
+export async function deleteBranch(env: Env, rc: Writes<"code">, name: string, doer: Doer): Promise<void> {
   if (rc.repo.isEmpty) throw new NotFound(REPO_EMPTY);
   const gitDir = gitDirOf(env, rc.owner, rc.repo);
   await ensureSynced(env, rc, gitDir);
@@ -221,15 +217,8 @@ export async function deleteBranch(env: Env, rc: RepoContext, name: string, doer
     if (err instanceof RefUpdateError && err.kind === "moved") throw new Conflict("the branch was updated while it was being deleted");
     throw err;
   }
-  // With a doer the deletion is a push (processPush updates the branch table too); without one, only the table follows.
-  if (doer) await processPush(env, rc.repo.id, doer.id, [{ ref: `refs/heads/${name}`, old: sha, new: "0".repeat(sha.length) }]);
-  else {
-    const now = nowUnix();
-    writeTx(env.db, (tx) => {
-      branchModel.deleteBranches(tx, rc.repo.id, [name]);
-      syncEmptyFlag(tx, rc.repo.id, now);
-    });
-  }
+  // The deletion is a push (processPush updates the branch table too).
+  await processPush(env, rc.repo.id, doer.id, [{ ref: `refs/heads/${name}`, old: sha, new: "0".repeat(sha.length) }]);
 }
 
 /**
@@ -237,7 +226,7 @@ export async function deleteBranch(env: Env, rc: RepoContext, name: string, doer
  * renaming it moves the repository's default branch and HEAD along. Announced as Gitea does: the
  * old name deleted, the new one created (no push).
  */
-export async function renameBranch(env: Env, rc: RepoContext, from: string, to: string, doer?: UserRow): Promise<void> {
+export async function renameBranch(env: Env, rc: Writes<"code">, from: string, to: string, doer: Doer): Promise<void> {
   await checkBranchNameField("Name", to);
   if (rc.repo.isEmpty) throw new NotFound(REPO_EMPTY);
   const gitDir = gitDirOf(env, rc.owner, rc.repo);
@@ -268,10 +257,8 @@ export async function renameBranch(env: Env, rc: RepoContext, from: string, to: 
     }
     if (isDefault) repos.updateRepo(tx, rc.repo.id, { defaultBranch: to, updatedUnix: now });
     if (rule) renameProtectionRule(tx, rc.repo.id, from, to);
-    if (doer) {
-      repoEvents.emit(tx, env, { kind: "ref-deleted", repo: rc.repo, owner: rc.owner, pusher: doer, ref: `refs/heads/${from}` });
-      repoEvents.emit(tx, env, { kind: "ref-created", repo: rc.repo, owner: rc.owner, pusher: doer, ref: `refs/heads/${to}`, sha });
-    }
+    repoEvents.emit(tx, env, { kind: "ref-deleted", repo: rc.repo, owner: rc.owner, pusher: doer, ref: `refs/heads/${from}` });
+    repoEvents.emit(tx, env, { kind: "ref-created", repo: rc.repo, owner: rc.owner, pusher: doer, ref: `refs/heads/${to}`, sha });
   });
 }
 
@@ -285,7 +272,7 @@ export interface UpdateBranchInput {
  * PUT /branches/{name}: points an existing branch at another commit. `old_commit_id`, when
  * given, must be the current tip; a move that is not a fast-forward needs `force`.
  */
-export async function updateBranch(env: Env, rc: RepoContext, doer: UserRow, name: string, input: UpdateBranchInput): Promise<void> {
+export async function updateBranch(env: Env, rc: Writes<"code">, doer: Doer, name: string, input: UpdateBranchInput): Promise<void> {
   if (rc.repo.isEmpty) throw new NotFound(REPO_EMPTY);
   const gitDir = gitDirOf(env, rc.owner, rc.repo);
   const current = await branchHead(gitDir, name);

@@ -8,6 +8,7 @@ import { Forbidden, Invalid, NotFound } from "../../lib/errors.ts";
 import { repoPermission } from "../access/permission.ts";
 import type { RepoContext } from "./lookup.ts";
 import type { Paging } from "./list.ts";
+import type { Administers } from "../access/repo-access.ts";
 
 const MODE_NAMES = ["none", "read", "write", "admin", "owner"] as const;
 
@@ -37,7 +38,7 @@ export function isCollaborator(env: Env, repo: RepoRow, name: string): boolean {
  * Adds or updates a collaborator: `permission` read/write/admin, write when not given (Gitea's
  * ParseAccessMode: anything else is no valid mode, which Gitea refuses).
  */
-export function putCollaborator(env: Env, repo: RepoRow, name: string, permission: string | undefined): void {
+export function putCollaborator(env: Env, { repo }: Administers, name: string, permission: string | undefined): void {
   const u = collaboratorByName(env, name);
   if (!u.isActive) throw new Invalid("collaborator's account is inactive");
   const mode =
@@ -47,7 +48,7 @@ export function putCollaborator(env: Env, repo: RepoRow, name: string, permissio
 }
 
 /** Removes a collaborator (a no-op when the user was none) and, as Gitea does, their watch. */
-export function removeCollaborator(env: Env, repo: RepoRow, name: string): void {
+export function removeCollaborator(env: Env, { repo }: Administers, name: string): void {
   const u = collaboratorByName(env, name);
   writeTx(env.db, (tx) => {
     if (collab.deleteCollaboration(tx, repo.id, u.id)) watchModel.removeWatch(tx, u.id, repo.id);

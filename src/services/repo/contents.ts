@@ -16,6 +16,8 @@ import type { CommitInfo, EntryKind, LastCommit, TreeEntry } from "../../git/tre
 import { gitDirOf, type RepoContext } from "./lookup.ts";
 import { requireCodeReader } from "../access/permission.ts";
 import { parseLfsPointer } from "../../lib/lfs-pointer.ts";
+import type { Writes } from "../access/repo-access.ts";
+import type { Doer } from "../access/permission.ts";
 
 export type { CommitInfo, EntryKind, LastCommit } from "../../git/tree.ts";
 
@@ -288,7 +290,7 @@ function checkTargets(changes: PlannedChange[]): void {
  * compare-and-swap fail; the whole change is then re-checked and retried, and reported as a
  * conflict only if the branch keeps moving.
  */
-export async function changeFiles(env: Env, rc: RepoContext, doer: UserRow, input: ChangeFilesInput): Promise<ChangeFilesResult> {
+export async function changeFiles(env: Env, rc: Writes<"code">, doer: Doer, input: ChangeFilesInput): Promise<ChangeFilesResult> {
   const prepared = await prepareInput(input);
   for (let attempt = 1; ; attempt++) {
     try {

@@ -15,13 +15,27 @@ import { gitDirOf } from "./lookup.ts";
 import { attachmentsOfRepo } from "../../models/attachment.ts";
 import { removeAttachmentFiles } from "../issue/attachments.ts";
 import { repoEvents } from "../events/repo-events.ts";
+import type { Owns, RepoRef } from "../access/repo-access.ts";
+import type { Doer } from "../access/permission.ts";
 
 /**
  * Deletes a repository and everything hanging off it. The git directory is first moved aside, so a
  * failed database delete can put it back; once the row is gone the directory is removed. A
  * deletion someone asked for (`doer`) is announced.
  */
-export function deleteRepo(env: Env, owner: UserRow, repo: RepoRow, doer?: UserRow): void {
+export function deleteRepo(env: Env, rc: Owns, doer: Doer): void {
+  removeRepoAndData(env, rc.owner, rc.repo, doer);
+}
+
+/**
+ * The same deletion by hearth itself (a failed restore rolled back, through `asSystem`), not
+ * announced.
+ */
+export function discardRepo(env: Env, rc: Owns<RepoRef>): void {
+  removeRepoAndData(env, rc.owner, rc.repo);
+}
+
+function removeRepoAndData(env: Env, owner: UserRow, repo: RepoRow, doer?: Doer): void {
   const path = gitDirOf(env, owner, repo);
   const trash = `${path}.deleting-${process.pid}-${Date.now()}`;
   const moved = existsSync(path);
@@ -54,7 +68,7 @@ export function deleteRepo(env: Env, owner: UserRow, repo: RepoRow, doer?: UserR
 
 /** Every repository an account owns, for deleting the account with purge. */
 export function deleteAllOwnedRepos(env: Env, owner: UserRow): void {
-  for (const repo of repos.listOwnedRepoIds(env.db, owner.id)) deleteRepo(env, owner, repo);
+  for (const repo of repos.listOwnedRepoIds(env.db, owner.id)) removeRepoAndData(env, owner, repo);
 }
 
 export function ownsRepos(env: Env, owner: UserRow): boolean {

@@ -10,6 +10,7 @@ import { nowUnix } from "../../lib/time.ts";
 import { moveRepo, setHead } from "../../git/repo-init.ts";
 import { repoNameProblem } from "./names.ts";
 import { gitDirOf, type RepoContext } from "./lookup.ts";
+import type { Administers } from "../access/repo-access.ts";
 
 export interface EditRepoInput {
   name?: string | null;
@@ -76,7 +77,7 @@ const given = <T>(v: T | null | undefined): v is T => v !== undefined && v !== n
  * one transaction, so a request refused half-way (a taken name, an invalid tracker URL) changes
  * nothing; a rename also moves the git directory and leaves a redirect from the old name.
  */
-export async function editRepo(env: Env, rc: RepoContext, input: EditRepoInput): Promise<void> {
+export async function editRepo(env: Env, rc: Administers, input: EditRepoInput): Promise<void> {
   const { repo, owner } = rc;
   const patch: Partial<NewRepoRow> = { updatedUnix: nowUnix() };
 

@@ -3,6 +3,7 @@ import * as repos from "../../models/repo.ts";
 import * as users from "../../models/user.ts";
 import { NotFound } from "../../lib/errors.ts";
 import { repoPermission } from "../access/permission.ts";
+import { permitsRepoAccess } from "../access/repo-access.ts";
 import { editRepo } from "./edit.ts";
 
 /**
@@ -48,7 +49,7 @@ export async function applyPushOptions(env: Env, repoId: number, pusherId: numbe
   const owner = repo && users.getUserById(env.db, repo.ownerId);
   const pusher = users.getUserById(env.db, pusherId);
   if (!repo || !owner || !pusher) throw new NotFound("repository or pusher does not exist");
-  const perm = repoPermission(env, pusher, repo, owner);
-  if (!perm.isOwner() && !perm.isAdmin()) throw new NotFound("Permissions denied");
-  await editRepo(env, { repo, owner, perm }, { private: isPrivate, template: isTemplate });
+  const rc = { repo, owner, perm: repoPermission(env, pusher, repo, owner) };
+  if (!permitsRepoAccess(rc, pusher, { admin: true })) throw new NotFound("Permissions denied");
+  await editRepo(env, rc, { private: isPrivate, template: isTemplate });
 }

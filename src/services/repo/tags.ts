@@ -12,6 +12,8 @@ import { gitDirOf, type RepoContext } from "./lookup.ts";
 import { requireTagWithoutRelease, tagHasRelease, tagsDeleted } from "../release/tag-sync.ts";
 import { requireTagControl } from "../protection/tag-rules.ts";
 import { announceRefChanges } from "./push-events.ts";
+import type { Writes } from "../access/repo-access.ts";
+import type { Doer } from "../access/permission.ts";
 
 export type { TagInfo } from "../../git/tags.ts";
 
@@ -52,7 +54,7 @@ export interface CreateTagInput {
  * POST /tags: a tag at `target` (branch, tag or commit; default the default branch), annotated
  * with the doer as tagger when there is a message, else lightweight.
  */
-export async function createTag(env: Env, rc: RepoContext, doer: UserRow, input: CreateTagInput): Promise<TagInfo> {
+export async function createTag(env: Env, rc: Writes<"code">, doer: Doer, input: CreateTagInput): Promise<TagInfo> {
   const gitDir = gitDirOf(env, rc.owner, rc.repo);
   const target = input.target || rc.repo.defaultBranch;
   const commit = await resolveCommit(gitDir, target);
@@ -85,7 +87,7 @@ export async function createTag(env: Env, rc: RepoContext, doer: UserRow, input:
 }
 
 /** DELETE /tags/{name}: removes the tag ref if it still points where it did. */
-export async function deleteTag(env: Env, rc: RepoContext, doer: UserRow, name: string): Promise<void> {
+export async function deleteTag(env: Env, rc: Writes<"code">, doer: Doer, name: string): Promise<void> {
   const gitDir = gitDirOf(env, rc.owner, rc.repo);
   const tag = plausible(name) ? (await gitListTags(gitDir, name))[0] : undefined;
   if (!tag) throw new NotFound(NOT_FOUND);

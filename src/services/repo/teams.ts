@@ -4,6 +4,7 @@ import { UserType, type TeamRow } from "../../db/schema/index.ts";
 import * as teams from "../../models/team.ts";
 import { Forbidden, HearthError, Invalid, NotFound } from "../../lib/errors.ts";
 import type { RepoContext } from "./lookup.ts";
+import type { Administers } from "../access/repo-access.ts";
 
 /** Gitea answers team routes of a repository that no organization owns with 405. */
 function requireOrgOwned(rc: RepoContext): void {
@@ -34,7 +35,7 @@ export function repoTeam(env: Env, rc: RepoContext, name: string): TeamRow {
  * PUT/DELETE /repos/{o}/{r}/teams/{team}: repository admins may do it only where the organization
  * lets them (repo_admin_change_team_access); organization owners and site admins always.
  */
-export function changeRepoTeam(env: Env, rc: RepoContext, name: string, add: boolean): void {
+export function changeRepoTeam(env: Env, rc: Administers, name: string, add: boolean): void {
   requireOrgOwned(rc);
   if (!rc.owner.repoAdminChangeTeamAccess && !rc.perm.isOwner()) {
     throw new Forbidden("user is nor repo admin nor owner");

@@ -4,6 +4,7 @@ import * as repos from "../../models/repo.ts";
 import * as topicModel from "../../models/topic.ts";
 import { NotFound } from "../../lib/errors.ts";
 import type { Paging } from "./list.ts";
+import type { Administers } from "../access/repo-access.ts";
 
 export function topicsOfRepos(env: Env, repoIds: number[]): Map<number, string[]> {
   return repos.topicsOf(env.db, repoIds);
@@ -48,7 +49,8 @@ export function listRepoTopics(env: Env, repoId: number, page: Paging): { names:
 }
 
 /** PUT /repos/{o}/{r}/topics: replaces the whole set, or says why not (nothing is saved then). */
-export function replaceRepoTopics(env: Env, repoId: number, names: string[]): TopicProblem | undefined {
+export function replaceRepoTopics(env: Env, rc: Administers, names: string[]): TopicProblem | undefined {
+  const repoId = rc.repo.id;
   const { valid, invalid } = sanitizeTopics(names);
   if (valid.length > MAX_TOPICS_PER_REPO) {
     return { invalidTopics: null, message: "Exceeding maximum number of topics per repo" };
@@ -59,7 +61,8 @@ export function replaceRepoTopics(env: Env, repoId: number, names: string[]): To
 }
 
 /** PUT /repos/{o}/{r}/topics/{topic}: adding a topic the repository has is a no-op. */
-export function addRepoTopic(env: Env, repoId: number, raw: string): TopicProblem | undefined {
+export function addRepoTopic(env: Env, rc: Administers, raw: string): TopicProblem | undefined {
+  const repoId = rc.repo.id;
   const name = normalizeTopic(raw);
   if (!isValidTopic(name)) return { invalidTopics: name, message: "Topic name is invalid" };
   return writeTx(env.db, (tx) => {
@@ -73,7 +76,8 @@ export function addRepoTopic(env: Env, repoId: number, raw: string): TopicProble
 }
 
 /** DELETE /repos/{o}/{r}/topics/{topic}: 404 when the repository does not have it. */
-export function removeRepoTopic(env: Env, repoId: number, raw: string): TopicProblem | undefined {
+export function removeRepoTopic(env: Env, rc: Administers, raw: string): TopicProblem | undefined {
+  const repoId = rc.repo.id;
   const name = normalizeTopic(raw);
   if (!isValidTopic(name)) return { invalidTopics: name, message: "Topic name is invalid" };
   const removed = writeTx(env.db, (tx) => topicModel.removeRepoTopic(tx, repoId, name));

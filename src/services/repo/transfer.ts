@@ -16,6 +16,8 @@ import { moveRepo } from "../../git/repo-init.ts";
 import { repoDirExists } from "../../git/fork.ts";
 import { repoPermission, RepoPermission } from "../access/permission.ts";
 import { gitDirOf, type RepoContext } from "./lookup.ts";
+import type { Owns, SignedIn } from "../access/repo-access.ts";
+import type { Doer } from "../access/permission.ts";
 
 /** A pending transfer as the Repository JSON shows it (`repo_transfer`). */
 export interface PendingTransfer {
@@ -74,8 +76,8 @@ export interface TransferOutcome {
  */
 export function startTransfer(
   env: Env,
-  doer: UserRow,
-  rc: RepoContext,
+  doer: Doer,
+  rc: Owns,
   newOwnerName: string,
   teamIds: number[] | undefined,
 ): TransferOutcome {
@@ -145,7 +147,7 @@ function requireRecipient(env: Env, doer: UserRow, rc: RepoContext) {
 }
 
 /** POST …/transfer/accept: the recipient takes the repository (202). */
-export function acceptTransfer(env: Env, doer: UserRow, rc: RepoContext): TransferOutcome {
+export function acceptTransfer(env: Env, doer: Doer, rc: SignedIn): TransferOutcome {
   const { recipient, initiator, allowed, teams } = requireRecipient(env, doer, rc);
   // Gitea checks the recipient's repository limit before who is asking.
   if (!withinLimit(env, doer, recipient, false)) throw new Forbidden("Repository limit has been reached");
@@ -155,7 +157,7 @@ export function acceptTransfer(env: Env, doer: UserRow, rc: RepoContext): Transf
 }
 
 /** POST …/transfer/reject: the recipient declines; the repository stays where it is (200). */
-export function rejectTransfer(env: Env, doer: UserRow, rc: RepoContext): TransferOutcome {
+export function rejectTransfer(env: Env, doer: Doer, rc: SignedIn): TransferOutcome {
   const { allowed } = requireRecipient(env, doer, rc);
   if (!allowed) throw new Forbidden("permission denied");
   writeTx(env.db, (tx) => transfers.deleteTransfer(tx, rc.repo.id));

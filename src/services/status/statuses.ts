@@ -8,6 +8,8 @@ import { nowUnix } from "../../lib/time.ts";
 import type { RepoContext } from "../repo/lookup.ts";
 import { commitOfRef, commitOfStatusInput } from "./resolve.ts";
 import { commitStatusEvents } from "./events.ts";
+import type { Writes } from "../access/repo-access.ts";
+import type { Doer } from "../access/permission.ts";
 
 export interface CreateStatusInput {
   state: string;
@@ -23,7 +25,7 @@ export const contextHash = (context: string): string => createHash("sha1").updat
  * Gitea's CreateCommitStatus: resolves the input to the full commit id, stores the status with
  * the next index of that commit (text fields trimmed), announcing it in the same transaction.
  */
-export async function createCommitStatus(env: Env, rc: RepoContext, doer: UserRow, input: string, opts: CreateStatusInput): Promise<CommitStatusRow> {
+export async function createCommitStatus(env: Env, rc: Writes<"code">, doer: Doer, input: string, opts: CreateStatusInput): Promise<CommitStatusRow> {
   const sha = await commitOfStatusInput(env, rc, input);
   // An empty context is GitHub's and Gitea's clients' "default" context.
   const context = (opts.context ?? "").trim() || "default";

@@ -17,7 +17,7 @@ import {
 import { issueFromPath } from "../../../../services/issue/lookup.ts";
 import type { Env } from "../../../../services/env.ts";
 import type { Doer } from "../../../../services/access/permission.ts";
-import type { RepoContext } from "../../../../services/repo/lookup.ts";
+import { assertRepoAccess, type SignedIn } from "../../../../services/access/repo-access.ts";
 import { requireToken, totalHeaders } from "../repos/collaborators.ts";
 import { requireNotArchived, timeQuery } from "./issues.ts";
 
@@ -37,7 +37,7 @@ function window(query: { since?: string; before?: string }) {
   return { sinceUnix: timeQuery(query.since), beforeUnix: timeQuery(query.before) };
 }
 
-type Ctx = { env: Env; repo: RepoContext; params: { id: string } };
+type Ctx = { env: Env; repo: SignedIn; params: { id: string } };
 
 /** Gitea's editIssueComment, shared by the current and the deprecated route: 204 for a timeline event. */
 function edit(ctx: Ctx & { body: { body: string } }, doer: Doer) {
@@ -130,7 +130,11 @@ export const commentOperations: AnyOperation[] = [
     handler: (ctx) => {
       requireNotArchived(ctx.repo);
       requireToken(ctx.principal);
-      return edit(ctx, ctx.principal.user);
+      const doer = ctx.principal.user;
+      // The sign-in just asked, proved for the service (it cannot refuse any more).
+      const { repo } = ctx;
+      assertRepoAccess(repo, doer, { doer: true });
+      return edit({ ...ctx, repo }, doer);
     },
   }),
   operation({

@@ -17,7 +17,7 @@ import { parseId } from "../../../../services/label/labels.ts";
 import { BadRequest, HearthError, Invalid } from "../../../../lib/errors.ts";
 import type { Env } from "../../../../services/env.ts";
 import type { Doer } from "../../../../services/access/permission.ts";
-import type { RepoContext } from "../../../../services/repo/lookup.ts";
+import type { SignedIn } from "../../../../services/access/repo-access.ts";
 
 /** Reading: the repository, then the issue (404 when its unit is not readable). */
 const read = { scope: "issue", signIn: false, repo: {}, issue: true } as const;
@@ -51,7 +51,7 @@ function labelRefs(list: unknown[]): LabelRefs {
 
 type Ctx = {
   env: Env;
-  repo: RepoContext;
+  repo: SignedIn;
   doer: Doer;
   params: { index: string };
   body: { labels?: unknown[] | null };

@@ -79,7 +79,7 @@ export const collaboratorOperations: AnyOperation[] = [
     body: AddCollaboratorOption,
     responses: { 204: null },
     handler: ({ env, repo: rc, params, body }) => {
-      putCollaborator(env, rc.repo, params.collaborator, body.permission ?? undefined);
+      putCollaborator(env, rc, params.collaborator, body.permission ?? undefined);
       return reply.noContent();
     },
   }),
@@ -93,7 +93,7 @@ export const collaboratorOperations: AnyOperation[] = [
     params: CollaboratorParams,
     responses: { 204: null },
     handler: ({ env, repo: rc, params }) => {
-      removeCollaborator(env, rc.repo, params.collaborator);
+      removeCollaborator(env, rc, params.collaborator);
       return reply.noContent();
     },
   }),

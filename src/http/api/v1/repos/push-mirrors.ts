@@ -44,7 +44,7 @@ export const pushMirrorOperations: AnyOperation[] = [
     body: CreatePushMirrorOption,
     responses: { 200: PushMirror },
     handler: async ({ env, repo: rc, body: b }) => {
-      const m = await createPushMirror(env, rc.repo.id, {
+      const m = await createPushMirror(env, rc, {
         remoteAddress: b.remote_address ?? "",
         remoteUsername: b.remote_username ?? "",
         remotePassword: b.remote_password ?? "",
@@ -66,7 +66,7 @@ export const pushMirrorOperations: AnyOperation[] = [
     handler: ({ env, repo: rc }) => {
       requireMirrorsEnabled(env);
       // Queued, not awaited: the answer does not wait for the remotes (see README).
-      syncRepoPushMirrors(env, rc.repo.id);
+      syncRepoPushMirrors(env, rc);
       return new Reply(200);
     },
   }),
@@ -91,7 +91,7 @@ export const pushMirrorOperations: AnyOperation[] = [
     params: PushMirrorParams,
     responses: { 204: null },
     handler: ({ env, repo: rc, params }) => {
-      deletePushMirror(env, rc.repo.id, params.name);
+      deletePushMirror(env, rc, params.name);
       return reply.noContent();
     },
   }),

@@ -63,7 +63,7 @@ export const releaseAttachmentOperations: AnyOperation[] = [
       const { repo: rc, doer } = ctx;
       requireAttachmentsEnabled(ctx.env);
       const rel = releaseFromPath(ctx.env, rc, ctx.params.id);
-      const a = await withUpload(ctx.request, ctx.query.name, (upload) => uploadReleaseAsset(ctx.env, doer, rel, upload));
+      const a = await withUpload(ctx.request, ctx.query.name, (upload) => uploadReleaseAsset(ctx.env, rc, doer, rel, upload));
       return reply.created(toAPIAttachment(ctx.env.settings, a));
     },
   }),
@@ -95,7 +95,7 @@ export const releaseAttachmentOperations: AnyOperation[] = [
       const rc = ctx.repo;
       const a = releaseAssetFromPath(ctx.env, releaseFromPath(ctx.env, rc, ctx.params.id), ctx.params.attachment_id);
       // Gitea answers a rename with 201.
-      return reply.created(toAPIAttachment(ctx.env.settings, renameReleaseAsset(ctx.env, a, ctx.body.name)));
+      return reply.created(toAPIAttachment(ctx.env.settings, renameReleaseAsset(ctx.env, rc, a, ctx.body.name)));
     },
   }),
   operation({
@@ -109,7 +109,7 @@ export const releaseAttachmentOperations: AnyOperation[] = [
     responses: { 204: null },
     handler: (ctx) => {
       const rc = ctx.repo;
-      deleteReleaseAsset(ctx.env, releaseAssetFromPath(ctx.env, releaseFromPath(ctx.env, rc, ctx.params.id), ctx.params.attachment_id));
+      deleteReleaseAsset(ctx.env, rc, releaseAssetFromPath(ctx.env, releaseFromPath(ctx.env, rc, ctx.params.id), ctx.params.attachment_id));
       return reply.noContent();
     },
   }),

@@ -127,7 +127,7 @@ export const repoOperations = [
     params: RepoParams,
     responses: { 204: null },
     handler: ({ env, repo: rc, doer }) => {
-      deleteRepo(env, rc.owner, rc.repo, doer);
+      deleteRepo(env, rc, doer);
       return reply.noContent();
     },
   }),

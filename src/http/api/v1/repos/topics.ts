@@ -14,6 +14,7 @@ import {
 import { toRFC3339 } from "../../../../lib/time.ts";
 import { totalHeaders } from "./collaborators.ts";
 import { Forbidden } from "../../../../lib/errors.ts";
+import { permitsRepoAccess } from "../../../../services/access/repo-access.ts";
 
 const NOT_ADMIN = "user should be an owner or a collaborator with admin write of a repository";
 
@@ -24,7 +25,8 @@ const replace = { scope: "repository", signIn: false, repo: { admin: true } } as
 /**
  * Adding or removing one: Gitea checks reqAdmin on the {topic} group before reqToken on the route,
  * so an anonymous caller gets the 403, not a 401. A declared `admin` asks for the doer first, so
- * these declare the repository alone and ask reqAdmin in the handler; only a signed-in doer can
+ * these declare the repository alone and ask reqAdmin in the handler (permitsRepoAccess, which
+ * also proves the check to the service); only a signed-in doer can
  * be an administrator, so the reqToken after it never refuses.
  */
 const single = read;
@@ -60,7 +62,7 @@ export const topicOperations: AnyOperation[] = [
     params: RepoParams,
     body: RepoTopicOptions,
     responses: { 204: null, 422: InvalidTopicsError },
-    handler: (ctx) => outcome(replaceRepoTopics(ctx.env, ctx.repo.repo.id, ctx.body.topics ?? [])),
+    handler: (ctx) => outcome(replaceRepoTopics(ctx.env, ctx.repo, ctx.body.topics ?? [])),
   }),
   operation({
     method: "PUT",
@@ -71,9 +73,9 @@ export const topicOperations: AnyOperation[] = [
     access: single,
     params: TopicParams,
     responses: { 204: null, 422: InvalidTopicsError },
-    handler: ({ env, repo: rc, params }) => {
-      if (!rc.perm.isAdmin()) throw new Forbidden(NOT_ADMIN);
-      return outcome(addRepoTopic(env, rc.repo.id, params.topic));
+    handler: ({ env, repo: rc, doer, params }) => {
+      if (!permitsRepoAccess(rc, doer, { admin: true })) throw new Forbidden(NOT_ADMIN);
+      return outcome(addRepoTopic(env, rc, params.topic));
     },
   }),
   operation({
@@ -85,9 +87,9 @@ export const topicOperations: AnyOperation[] = [
     access: single,
     params: TopicParams,
     responses: { 204: null, 404: null, 422: InvalidTopicsError },
-    handler: ({ env, repo: rc, params }) => {
-      if (!rc.perm.isAdmin()) throw new Forbidden(NOT_ADMIN);
-      return outcome(removeRepoTopic(env, rc.repo.id, params.topic));
+    handler: ({ env, repo: rc, doer, params }) => {
+      if (!permitsRepoAccess(rc, doer, { admin: true })) throw new Forbidden(NOT_ADMIN);
+      return outcome(removeRepoTopic(env, rc, params.topic));
     },
   }),
   operation({
