@@ -11,6 +11,8 @@ import { issueAccess } from "./access.ts";
 import { canUseTimetracker } from "./times.ts";
 import { unitOf, type IssueContext } from "./lookup.ts";
 import { recordActivity } from "./touch.ts";
+import type { SignedIn } from "../access/repo-access.ts";
+import type { Doer } from "../access/permission.ts";
 
 /** Gitea's prepareIssueForStopwatch: writers of the issue's unit who may use the time tracker; a bare 403 otherwise. */
 function requireStopwatchUser(env: Env, ic: IssueContext, doer: UserRow): void {
@@ -30,7 +32,7 @@ function finish(tx: Tx, doer: UserRow, issue: Pick<IssueRow, "id">, sw: stopwatc
 }
 
 /** Gitea's CreateIssueStopwatch: a user's running stopwatch elsewhere is finished first; one here already is 409. */
-export function startStopwatch(env: Env, doer: UserRow, ic: IssueContext): void {
+export function startStopwatch(env: Env, doer: Doer, ic: SignedIn<IssueContext>): void {
   requireStopwatchUser(env, ic, doer);
   writeTx(env.db, (tx) => {
     if (stopwatches.getStopwatch(tx, doer.id, ic.issue.id)) throw new Conflict("cannot start a stopwatch again if it already exists");
@@ -41,7 +43,7 @@ export function startStopwatch(env: Env, doer: UserRow, ic: IssueContext): void 
 }
 
 /** Gitea's FinishIssueStopwatch; 409 when none runs on the issue. */
-export function stopStopwatch(env: Env, doer: UserRow, ic: IssueContext): void {
+export function stopStopwatch(env: Env, doer: Doer, ic: SignedIn<IssueContext>): void {
   requireStopwatchUser(env, ic, doer);
   writeTx(env.db, (tx) => {
     const sw = stopwatches.getStopwatch(tx, doer.id, ic.issue.id);
@@ -51,7 +53,7 @@ export function stopStopwatch(env: Env, doer: UserRow, ic: IssueContext): void {
 }
 
 /** Gitea's CancelStopwatch: dropped without tracking time, with a "cancel_tracking" event; 409 when none runs. */
-export function cancelStopwatch(env: Env, doer: UserRow, ic: IssueContext): void {
+export function cancelStopwatch(env: Env, doer: Doer, ic: SignedIn<IssueContext>): void {
   requireStopwatchUser(env, ic, doer);
   writeTx(env.db, (tx) => {
     const sw = stopwatches.getStopwatch(tx, doer.id, ic.issue.id);

@@ -12,6 +12,8 @@ import { issueAccess, type IssueAccess } from "./access.ts";
 import { unitOf, type IssueContext } from "./lookup.ts";
 import { recordActivity } from "./touch.ts";
 import type { IssueView } from "./view.ts";
+import type { SignedIn } from "../access/repo-access.ts";
+import type { Doer } from "../access/permission.ts";
 
 /** Gitea's IsTimetrackerEnabled: the issues unit's setting (its default, on, when the unit is off). */
 export function timeTrackerEnabled(repo: RepoRow): boolean {
@@ -168,7 +170,7 @@ export interface AddTimeInput {
 }
 
 /** Gitea's AddTime: an entry and an "add_time_manual" event, whose body is `|<seconds>` (Gitea 1.21+). */
-export function addTime(env: Env, doer: UserRow, ic: IssueContext, input: AddTimeInput): TrackedTimeView {
+export function addTime(env: Env, doer: Doer, ic: SignedIn<IssueContext>, input: AddTimeInput): TrackedTimeView {
   requireTimetracker(env, ic, doer);
   let user = doer;
   if (input.userName && ((ic.perm.isAdmin() && doer.name !== input.userName) || doer.isAdmin)) {
@@ -189,7 +191,7 @@ export function addTime(env: Env, doer: UserRow, ic: IssueContext, input: AddTim
 }
 
 /** Gitea's DeleteIssueUserTimes: the doer's entries on the issue; 404 when they add up to nothing. */
-export function resetMyTime(env: Env, doer: UserRow, ic: IssueContext): void {
+export function resetMyTime(env: Env, doer: Doer, ic: SignedIn<IssueContext>): void {
   requireTimetracker(env, ic, doer);
   writeTx(env.db, (tx) => {
     const removed = times.deleteUserTimesOnIssue(tx, ic.issue.id, doer.id);
@@ -203,7 +205,7 @@ export function resetMyTime(env: Env, doer: UserRow, ic: IssueContext): void {
  * Gitea finds the entry by id alone; we look only among this issue's entries, so a path names
  * exactly what it deletes.
  */
-export function deleteTime(env: Env, doer: UserRow, ic: IssueContext, id: string): void {
+export function deleteTime(env: Env, doer: Doer, ic: SignedIn<IssueContext>, id: string): void {
   requireTimetracker(env, ic, doer);
   const time = /^\d{1,15}$/.test(id) ? times.getTrackedTime(env.db, Number(id)) : undefined;
   if (!time || time.issueId !== ic.issue.id) throw new NotFound(`tracked_time does not exist [id: ${id}]`);
