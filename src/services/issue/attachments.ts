@@ -15,6 +15,8 @@ import { nowUnix } from "../../lib/time.ts";
 import { repoInReach, repoPermission, type RepoUnit } from "../access/permission.ts";
 import { unitOf, type IssueContext } from "./lookup.ts";
 import type { CommentContext } from "./comments.ts";
+import type { SignedIn } from "../access/repo-access.ts";
+import type { Doer } from "../access/permission.ts";
 
 const stores = new WeakMap<Env, AttachmentStore>();
 
@@ -199,22 +201,29 @@ export function commentAttachmentFromPath(env: Env, cc: CommentContext, id: stri
   return a;
 }
 
-export function uploadIssueAttachment(env: Env, doer: UserRow, ic: IssueContext, upload: Upload): Promise<AttachmentRow> {
+export function uploadIssueAttachment(env: Env, doer: Doer, ic: SignedIn<IssueContext>, upload: Upload): Promise<AttachmentRow> {
   return storeUpload(env, doer, { repoId: ic.repo.id, issueId: ic.issue.id, commentId: 0 }, upload);
 }
 
-export function uploadCommentAttachment(env: Env, doer: UserRow, cc: CommentContext, upload: Upload): Promise<AttachmentRow> {
+export function uploadCommentAttachment(env: Env, doer: Doer, cc: SignedIn<CommentContext>, upload: Upload): Promise<AttachmentRow> {
   return storeUpload(env, doer, { repoId: cc.repo.id, issueId: cc.issue.id, commentId: cc.comment.id }, upload);
 }
 
-/** Gitea's UpdateAttachment: only the name changes, and the new name must still be an allowed type. */
-export function renameAttachment(env: Env, a: AttachmentRow, name: string | undefined): AttachmentRow {
+/**
+ * Gitea's UpdateAttachment: only the name changes, and the new name must still be an allowed type.
+ * `at` is the checked issue or comment the attachment was found under (`issueAttachmentFromPath`,
+ * `commentAttachmentFromPath`); the caller asked Gitea's attachment-writer rule first.
+ */
+export function renameAttachment(env: Env, at: SignedIn<IssueContext>, a: AttachmentRow, name: string | undefined): AttachmentRow {
+  void at;
   if (!name) return a;
   if (!isAllowedType(new Uint8Array(0), name, env.settings.attachment.allowedTypes)) throw new Invalid(FORBIDDEN_TYPE);
   return writeTx(env.db, (tx) => attachments.renameAttachment(tx, a.id, name)) ?? a;
 }
 
-export function deleteAttachment(env: Env, a: AttachmentRow): void {
+/** Gitea's DeleteAttachment, of an attachment found under the checked issue or comment `at`. */
+export function deleteAttachment(env: Env, at: SignedIn<IssueContext>, a: AttachmentRow): void {
+  void at;
   writeTx(env.db, (tx) => attachments.deleteAttachmentRows(tx, [a.id]));
   removeAttachmentFiles(env, [a]);
 }

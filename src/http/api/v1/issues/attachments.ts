@@ -21,7 +21,9 @@ import {
 import type { Principal } from "../../../../auth/principal.ts";
 import type { Env } from "../../../../services/env.ts";
 import type { RepoContext } from "../../../../services/repo/lookup.ts";
-import type { AttachmentRow, UserRow } from "../../../../db/schema/index.ts";
+import type { AttachmentRow } from "../../../../db/schema/index.ts";
+import type { Doer } from "../../../../services/access/permission.ts";
+import { assertRepoAccess, type Checked } from "../../../../services/access/repo-access.ts";
 import { withFormFile } from "../../../multipart.ts";
 import { requireToken } from "../repos/collaborators.ts";
 import { requireNotArchived } from "./issues.ts";
@@ -36,12 +38,18 @@ import { requireNotArchived } from "./issues.ts";
 const tracker = { scope: "issue", signIn: false, repo: { read: "tracker" } } as const;
 const issueAssets = { ...tracker, issue: true } as const;
 
-/** For changes, after the declared tracker: `[attachment] ENABLED` (404), a token (401), a repository that is not archived (423). */
-function writable(ctx: { env: Env; repo: RepoContext; principal: Principal | undefined }): UserRow {
+/**
+ * For changes, after the declared tracker: `[attachment] ENABLED` (404), a token (401), a
+ * repository that is not archived (423); the sign-in just asked is proved for the services.
+ */
+function writable<R extends RepoContext>(ctx: { env: Env; repo: R; principal: Principal | undefined }): { doer: Doer; repo: R & Checked<{ doer: true }> } {
   requireAttachmentsEnabled(ctx.env);
   requireToken(ctx.principal);
   requireNotArchived(ctx.repo);
-  return ctx.principal.user;
+  const doer = ctx.principal.user;
+  const { repo } = ctx;
+  assertRepoAccess(repo, doer, { doer: true });
+  return { doer, repo };
 }
 
 /** The `name` query parameter names the file; without it, the name the client sent with it. */
@@ -76,8 +84,8 @@ export const attachmentOperations: AnyOperation[] = [
     multipartFile: "attachment",
     responses: { 201: Attachment },
     handler: async (ctx) => {
-      const doer = writable(ctx);
-      const ic = issueFromPath(ctx.env, ctx.repo, ctx.params.index);
+      const { doer, repo } = writable(ctx);
+      const ic = issueFromPath(ctx.env, repo, ctx.params.index);
       requireIssueAttachmentWriter(doer, ic);
       const a = await withFormFile(ctx.request, "attachment", (file) =>
         uploadIssueAttachment(ctx.env, doer, ic, { name: ctx.query.name || file.filename, chunks: file.chunks }),
@@ -110,12 +118,12 @@ export const attachmentOperations: AnyOperation[] = [
     body: EditAttachmentOptions,
     responses: { 201: Attachment },
     handler: (ctx) => {
-      const doer = writable(ctx);
-      const ic = issueFromPath(ctx.env, ctx.repo, ctx.params.index);
+      const { doer, repo } = writable(ctx);
+      const ic = issueFromPath(ctx.env, repo, ctx.params.index);
       requireIssueAttachmentWriter(doer, ic);
       const a = issueAttachmentFromPath(ctx.env, ic, ctx.params.attachment_id);
       // Gitea answers a rename with 201.
-      return reply.created(toAPIAttachment(ctx.env.settings, renameAttachment(ctx.env, a, ctx.body.name ?? undefined)));
+      return reply.created(toAPIAttachment(ctx.env.settings, renameAttachment(ctx.env, ic, a, ctx.body.name ?? undefined)));
     },
   }),
   operation({
@@ -128,10 +136,10 @@ export const attachmentOperations: AnyOperation[] = [
     params: IssueAttachmentParams,
     responses: { 204: null },
     handler: (ctx) => {
-      const doer = writable(ctx);
-      const ic = issueFromPath(ctx.env, ctx.repo, ctx.params.index);
+      const { doer, repo } = writable(ctx);
+      const ic = issueFromPath(ctx.env, repo, ctx.params.index);
       requireIssueAttachmentWriter(doer, ic);
-      deleteAttachment(ctx.env, issueAttachmentFromPath(ctx.env, ic, ctx.params.attachment_id));
+      deleteAttachment(ctx.env, ic, issueAttachmentFromPath(ctx.env, ic, ctx.params.attachment_id));
       return reply.noContent();
     },
   }),
@@ -161,8 +169,8 @@ export const attachmentOperations: AnyOperation[] = [
     multipartFile: "attachment",
     responses: { 201: Attachment },
     handler: async (ctx) => {
-      const doer = writable(ctx);
-      const cc = commentFromPath(ctx.env, ctx.repo, ctx.params.id);
+      const { doer, repo } = writable(ctx);
+      const cc = commentFromPath(ctx.env, repo, ctx.params.id);
       requireCommentAttachmentWriter(doer, cc);
       const a = await withFormFile(ctx.request, "attachment", (file) =>
         uploadCommentAttachment(ctx.env, doer, cc, { name: ctx.query.name || file.filename, chunks: file.chunks }),
@@ -196,11 +204,11 @@ export const attachmentOperations: AnyOperation[] = [
     body: EditAttachmentOptions,
     responses: { 201: Attachment },
     handler: (ctx) => {
-      const doer = writable(ctx);
-      const cc = commentFromPath(ctx.env, ctx.repo, ctx.params.id);
+      const { doer, repo } = writable(ctx);
+      const cc = commentFromPath(ctx.env, repo, ctx.params.id);
       requireCommentAttachmentWriter(doer, cc);
       const a = commentAttachmentFromPath(ctx.env, cc, ctx.params.attachment_id);
-      return reply.created(toAPIAttachment(ctx.env.settings, renameAttachment(ctx.env, a, ctx.body.name ?? undefined)));
+      return reply.created(toAPIAttachment(ctx.env.settings, renameAttachment(ctx.env, cc, a, ctx.body.name ?? undefined)));
     },
   }),
   operation({
@@ -213,10 +221,10 @@ export const attachmentOperations: AnyOperation[] = [
     params: CommentAttachmentParams,
     responses: { 204: null },
     handler: (ctx) => {
-      const doer = writable(ctx);
-      const cc = commentFromPath(ctx.env, ctx.repo, ctx.params.id);
+      const { doer, repo } = writable(ctx);
+      const cc = commentFromPath(ctx.env, repo, ctx.params.id);
       requireCommentAttachmentWriter(doer, cc);
-      deleteAttachment(ctx.env, commentAttachmentFromPath(ctx.env, cc, ctx.params.attachment_id));
+      deleteAttachment(ctx.env, cc, commentAttachmentFromPath(ctx.env, cc, ctx.params.attachment_id));
       return reply.noContent();
     },
   }),
