@@ -10,6 +10,8 @@ import { ghostUser } from "../user/profile.ts";
 import { unitOf, type IssueContext } from "./lookup.ts";
 import { commentOfRepo, type CommentContext } from "./comments.ts";
 import type { RepoContext } from "../repo/lookup.ts";
+import type { SignedIn } from "../access/repo-access.ts";
+import type { Doer } from "../access/permission.ts";
 
 /** A reaction with the user who made it. */
 export interface ReactionView {
@@ -76,8 +78,8 @@ function requireUnlocked(c: IssueContext | CommentContext): void {
  */
 export function addReaction(
   env: Env,
-  doer: UserRow,
-  c: IssueContext | CommentContext,
+  doer: Doer,
+  c: SignedIn<IssueContext | CommentContext>,
   content: string,
 ): { view: ReactionView; created: boolean } {
   requireUnlocked(c);
@@ -87,7 +89,7 @@ export function addReaction(
 }
 
 /** Gitea's DeleteIssueReaction / DeleteCommentReaction: removing a reaction that is not there is fine. */
-export function removeReaction(env: Env, doer: UserRow, c: IssueContext | CommentContext, content: string): void {
+export function removeReaction(env: Env, doer: Doer, c: SignedIn<IssueContext | CommentContext>, content: string): void {
   requireUnlocked(c);
   writeTx(env.db, (tx) => reactions.deleteUserReaction(tx, targetOf(c), doer.id, content));
 }

@@ -16,6 +16,7 @@ import type { Env } from "../../../../services/env.ts";
 import type { Doer } from "../../../../services/access/permission.ts";
 import type { IssueContext } from "../../../../services/issue/lookup.ts";
 import type { CommentContext } from "../../../../services/issue/comments.ts";
+import type { SignedIn } from "../../../../services/access/repo-access.ts";
 
 /**
  * Reading: Gitea's mustEnableIssuesOrPulls (404 when no tracker is readable); the service finds
@@ -32,13 +33,13 @@ type Ctx = { env: Env; doer: Doer; body: { content?: string | null } };
 const json = (env: Env, views: ReactionView[], doer: Doer | undefined) => views.map((r) => toAPIReaction(env.settings, r, doer));
 
 /** POST: 201 for a new reaction, 200 with the existing one when the doer had already reacted so. */
-function post(ctx: Ctx, target: IssueContext | CommentContext) {
+function post(ctx: Ctx, target: SignedIn<IssueContext | CommentContext>) {
   const { view, created } = addReaction(ctx.env, ctx.doer, target, ctx.body.content ?? "");
   return new Reply(created ? 201 : 200, toAPIReaction(ctx.env.settings, view, ctx.doer));
 }
 
 /** DELETE: Gitea answers 200 with an empty body. */
-function remove(ctx: Ctx, target: IssueContext | CommentContext) {
+function remove(ctx: Ctx, target: SignedIn<IssueContext | CommentContext>) {
   removeReaction(ctx.env, ctx.doer, target, ctx.body.content ?? "");
   return new Reply(200);
 }
