@@ -7,6 +7,8 @@ import { isWatching as isWatchingRepo } from "../../models/watch.ts";
 import { HearthError, NotFound } from "../../lib/errors.ts";
 import { nowUnix } from "../../lib/time.ts";
 import type { IssueContext } from "./lookup.ts";
+import type { SignedIn } from "../access/repo-access.ts";
+import type { Doer } from "../access/permission.ts";
 
 /**
  * Gitea's CheckIssueWatch: an explicit (un)subscription decides; otherwise a user follows the
@@ -29,7 +31,7 @@ export function listSubscribers(env: Env, ic: IssueContext, page: { offset: numb
  * Gitea's setIssueSubscription: a user (un)subscribes themselves; a site administrator anyone.
  * Returns whether anything changed (Gitea's 201) or the state already was so (200).
  */
-export function setSubscription(env: Env, doer: UserRow, ic: IssueContext, userName: string, watch: boolean): boolean {
+export function setSubscription(env: Env, doer: Doer, ic: SignedIn<IssueContext>, userName: string, watch: boolean): boolean {
   const user = users.getUserByName(env.db, userName);
   if (!user) throw new NotFound();
   if (user.id !== doer.id && !doer.isAdmin) {
