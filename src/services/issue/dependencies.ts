@@ -11,6 +11,8 @@ import { unitOf, type IssueContext } from "./lookup.ts";
 import { recordActivity } from "./touch.ts";
 import type { IssueView } from "./view.ts";
 import { ghostUser } from "../user/profile.ts";
+import type { SignedIn } from "../access/repo-access.ts";
+import type { Doer } from "../access/permission.ts";
 
 /** Gitea's IsDependenciesEnabled: the issues unit's setting (its default, on, when the unit is off). */
 export function dependenciesEnabled(repo: RepoRow): boolean {
@@ -68,9 +70,13 @@ export interface DependencyPair {
  * Makes `blocked` depend on `blocker`, with an "add_dependency" event on each. Gitea answers an
  * existing or circular dependency with a 500; we answer 409 with its message. An issue depending on
  * itself (which Gitea's API would store, leaving the issue impossible to close) is refused with the
- * web interface's message.
+ * web interface's message. One of the two is the request's checked issue (the path's: the blocked
+ * one on `/dependencies`, the blocker on `/blocks`); the other, named by the body and perhaps in
+ * another repository, is held to the rules here (requireChangeable).
  */
-export function addDependency(env: Env, doer: UserRow, blocked: IssueInRepo, blocker: IssueInRepo): DependencyPair {
+export function addDependency(env: Env, doer: Doer, blocked: SignedIn<IssueInRepo>, blocker: IssueInRepo): DependencyPair;
+export function addDependency(env: Env, doer: Doer, blocked: IssueInRepo, blocker: SignedIn<IssueInRepo>): DependencyPair;
+export function addDependency(env: Env, doer: Doer, blocked: IssueInRepo, blocker: IssueInRepo): DependencyPair {
   requireChangeable(blocked, blocker);
   const a = blocked.issue;
   const b = blocker.issue;
@@ -90,7 +96,9 @@ export function addDependency(env: Env, doer: UserRow, blocked: IssueInRepo, blo
 }
 
 /** Removes the dependency, with a "remove_dependency" event on each; a missing one is 404 (Gitea: 500). */
-export function removeDependency(env: Env, doer: UserRow, blocked: IssueInRepo, blocker: IssueInRepo): DependencyPair {
+export function removeDependency(env: Env, doer: Doer, blocked: SignedIn<IssueInRepo>, blocker: IssueInRepo): DependencyPair;
+export function removeDependency(env: Env, doer: Doer, blocked: IssueInRepo, blocker: SignedIn<IssueInRepo>): DependencyPair;
+export function removeDependency(env: Env, doer: Doer, blocked: IssueInRepo, blocker: IssueInRepo): DependencyPair {
   requireChangeable(blocked, blocker);
   const a = blocked.issue;
   const b = blocker.issue;

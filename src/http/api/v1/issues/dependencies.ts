@@ -18,6 +18,7 @@ import type { IssueContext } from "../../../../services/issue/lookup.ts";
 import type { Env } from "../../../../services/env.ts";
 import type { Doer } from "../../../../services/access/permission.ts";
 import type { IssueRow } from "../../../../db/schema/index.ts";
+import type { SignedIn } from "../../../../services/access/repo-access.ts";
 
 /** Listing: Gitea's mustEnableIssuesOrPulls on the `/issues` group, then the issue. */
 const read = { scope: "issue", signIn: false, repo: { read: "tracker" }, issue: true } as const;
@@ -28,7 +29,7 @@ const block = { scope: "issue", signIn: false, repo: { read: "tracker", doer: tr
 
 type Ctx = {
   env: Env;
-  issue: IssueContext;
+  issue: SignedIn<IssueContext>;
   doer: Doer;
   body: { index?: number | null; owner?: string | null; repo?: string | null };
 };
@@ -37,7 +38,7 @@ type Ctx = {
  * The two issues of a dependency change: the one in the path and the one the body names. On
  * `/dependencies` the path issue is the blocked one, on `/blocks` the blocker.
  */
-function pair(ctx: Ctx): { path: IssueInRepo; other: IssueInRepo } {
+function pair(ctx: Ctx): { path: SignedIn<IssueInRepo>; other: IssueInRepo } {
   const ref = { owner: ctx.body.owner ?? "", repo: ctx.body.repo ?? "", index: ctx.body.index ?? 0 };
   return { path: ctx.issue, other: issueOfRef(ctx.env, ctx.doer, ctx.issue, ref) };
 }
