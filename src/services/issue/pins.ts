@@ -48,7 +48,7 @@ export function unpinIssue(env: Env, doer: Doer, ic: Administers<IssueContext>):
  * (which then counts against MAX_PINNED); we place it last instead. A position below 1 is a 500 in
  * Gitea, here a 422 with its message.
  */
-export function moveIssuePin(env: Env, ic: IssueContext, position: number): void {
+export function moveIssuePin(env: Env, ic: Administers<IssueContext>, position: number): void {
   const { issue } = ic;
   writeTx(env.db, (tx) => {
     const current = issues.getIssueById(tx, issue.id)!;
