@@ -7,8 +7,21 @@ import { NotFound } from "../../lib/errors.ts";
 import { nowUnix } from "../../lib/time.ts";
 import { checkSecretData, truncateDescription, validateSecretName } from "./validation.ts";
 import { sealSecretData } from "./seal.ts";
+import type { Owns } from "../access/repo-access.ts";
 
 export type { SecretLevel };
+
+/**
+ * Where a change of secrets acts: a repository, whose context must carry the owner's check (Gitea's
+ * reqOwner on the repository's Actions routes), or an organization's or user's level by owner id
+ * (those levels check their owner in their declarations; no checked type carries it yet).
+ */
+export type SecretTarget = { repo: Owns } | { ownerId: number };
+
+/** The level a target's secrets live at. */
+export function secretLevelOf(target: SecretTarget): SecretLevel {
+  return "repo" in target ? { repoId: target.repo.repo.id } : { ownerId: target.ownerId };
+}
 
 /**
  * Gitea's CreateOrUpdateSecret, one operation for both: the name is checked (400), then the
@@ -17,11 +30,12 @@ export type { SecretLevel };
  */
 export function createOrUpdateSecret(
   env: Env,
-  level: SecretLevel,
+  target: SecretTarget,
   name: string,
   data: string,
   description: string,
 ): { secret: SecretRow; created: boolean } {
+  const level = secretLevelOf(target);
   validateSecretName(name);
   checkSecretData(data);
   const stored = { ...model.levelColumns(level), name: name.toUpperCase() };
@@ -43,7 +57,8 @@ export function createOrUpdateSecret(
  * (which names no secret: Gitea builds the error without it). A secret of the same name at
  * another level is never touched.
  */
-export function deleteSecretByName(env: Env, level: SecretLevel, name: string): void {
+export function deleteSecretByName(env: Env, target: SecretTarget, name: string): void {
+  const level = secretLevelOf(target);
   writeTx(env.db, (tx) => {
     const secret = model.findSecret(tx, level, name.toUpperCase());
     if (!secret) throw new NotFound("secret was not found [name: ]");

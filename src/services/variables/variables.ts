@@ -6,9 +6,22 @@ import type { VariableLevel } from "../../models/action-variable.ts";
 import { Conflict, NotFound } from "../../lib/errors.ts";
 import { nowUnix } from "../../lib/time.ts";
 import { validateSecretName } from "../secrets/validation.ts";
+import type { Owns } from "../access/repo-access.ts";
 import { checkVariableData, normalizeVariableData, truncateVariableDescription } from "./validation.ts";
 
 export type { VariableLevel };
+
+/**
+ * Where a change of variables acts: a repository, whose context must carry the owner's check
+ * (Gitea's reqOwner on the repository's Actions routes), or an organization's or user's level by
+ * owner id (those levels check their owner in their declarations; no checked type carries it yet).
+ */
+export type VariableTarget = { repo: Owns } | { ownerId: number };
+
+/** The level a target's variables live at. */
+export function variableLevelOf(target: VariableTarget): VariableLevel {
+  return "repo" in target ? { repoId: target.repo.repo.id } : { ownerId: target.ownerId };
+}
 
 /** Gitea's GetVariable error (util.NewNotExistErrorf("variable not found")). */
 const notFound = () => new NotFound("variable not found");
@@ -41,11 +54,12 @@ export function listVariables(
  */
 export function createVariable(
   env: Env,
-  level: VariableLevel,
+  target: VariableTarget,
   name: string,
   value: string,
   description: string,
 ): ActionVariableRow {
+  const level = variableLevelOf(target);
   return writeTx(env.db, (tx) => {
     if (model.findVariable(tx, level, name.toUpperCase())) throw nameTaken(name);
     validateSecretName(name);
@@ -71,10 +85,11 @@ export function createVariable(
  */
 export function updateVariable(
   env: Env,
-  level: VariableLevel,
+  target: VariableTarget,
   name: string,
   patch: { name?: string; value: string; description?: string },
 ): ActionVariableRow {
+  const level = variableLevelOf(target);
   return writeTx(env.db, (tx) => {
     const existing = model.findVariable(tx, level, name.toUpperCase());
     if (!existing) throw notFound();
@@ -98,7 +113,8 @@ export function updateVariable(
  * Gitea's DeleteVariableByName: the level's variable of that name, or 404. The name is not checked
  * against the rules (Gitea 1.25 only looks it up); another level's variable is never touched.
  */
-export function deleteVariableByName(env: Env, level: VariableLevel, name: string): void {
+export function deleteVariableByName(env: Env, target: VariableTarget, name: string): void {
+  const level = variableLevelOf(target);
   writeTx(env.db, (tx) => {
     const variable = model.findVariable(tx, level, name.toUpperCase());
     if (!variable) throw notFound();

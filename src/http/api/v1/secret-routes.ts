@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { operation, reply, Reply, type Access, type AnyOperation, type Granted, type OpContext } from "../../route.ts";
 import { CreateOrUpdateSecretOption, SecretNameParam } from "../../../shapes/secret.ts";
-import { createOrUpdateSecret, deleteSecretByName, type SecretLevel } from "../../../services/secrets/secrets.ts";
+import { createOrUpdateSecret, deleteSecretByName, type SecretTarget } from "../../../services/secrets/secrets.ts";
 
 /**
  * The Actions secret operations every level shares (organization, repository, user): create or
@@ -9,7 +9,7 @@ import { createOrUpdateSecret, deleteSecretByName, type SecretLevel } from "../.
  * secrets live and who may touch them: `access` declares what the runner resolves and checks (404,
  * then 403, as Gitea orders them; a level not yet declaring its resource runs those checks in
  * `level`), and `level` names the level the operation acts on, from what was resolved, so each
- * level's delete reaches only its own secrets.
+ * level's delete reaches only its own secrets; the repository's level hands on its checked context.
  */
 export interface SecretRouteLevel<A extends Access = Access> {
   /** `Org`, `Repo` or `User`: Gitea's operationIds are `update{Name}Secret` and `delete{Name}Secret`. */
@@ -22,7 +22,7 @@ export interface SecretRouteLevel<A extends Access = Access> {
   access: A;
   /** The collection path's own parameters (none for /user). */
   params: v.ObjectEntries;
-  level(ctx: SecretLevelContext<A>): SecretLevel;
+  level(ctx: SecretLevelContext<A>): SecretTarget;
 }
 
 /** What a level's `level` is handed: the request, and what its declaration resolved. */
@@ -41,10 +41,10 @@ export function secretWriteOperations<const A extends Access>(l: SecretRouteLeve
       body: CreateOrUpdateSecretOption,
       responses: { 201: null, 204: null },
       handler: (ctx) => {
-        const level = l.level(ctx as SecretLevelContext<A>);
+        const target = l.level(ctx as SecretLevelContext<A>);
         // Gitea binds the body (422) before its handler checks the name (400).
         const body = ctx.body;
-        const { created } = createOrUpdateSecret(ctx.env, level, ctx.params.secretname, body.data, body.description ?? "");
+        const { created } = createOrUpdateSecret(ctx.env, target, ctx.params.secretname, body.data, body.description ?? "");
         return created ? new Reply(201) : reply.noContent();
       },
     }),

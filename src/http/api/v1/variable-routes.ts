@@ -8,7 +8,8 @@ import {
   getVariable,
   listVariables,
   updateVariable,
-  type VariableLevel,
+  variableLevelOf,
+  type VariableTarget,
 } from "../../../services/variables/variables.ts";
 import { toAPIVariable } from "../../../convert/action-variable.ts";
 
@@ -17,7 +18,8 @@ import { toAPIVariable } from "../../../convert/action-variable.ts";
  * create (POST, 201, 409 when the name exists), update (PUT, 204, may rename) and delete. A level
  * says where its variables live and who may touch them: `access` declares what the runner resolves
  * and checks (404, then 403, as Gitea's middleware orders them, before the body is bound; a level not
- * yet declaring its resource runs those checks in `level`), and `level` names the level acted on.
+ * yet declaring its resource runs those checks in `level`), and `level` names the level acted on
+ * (the repository's hands on its checked context; reading needs only the level, `variableLevelOf`).
  */
 export interface VariableRouteLevel<A extends Access = Access> {
   /** `Org`, `Repo` or `User`, as in Gitea's operationIds (`get{Name}VariablesList`...). */
@@ -30,7 +32,7 @@ export interface VariableRouteLevel<A extends Access = Access> {
   access: A;
   /** The collection path's own parameters (none for /user). */
   params: v.ObjectEntries;
-  level(ctx: VariableLevelContext<A>): VariableLevel;
+  level(ctx: VariableLevelContext<A>): VariableTarget;
 }
 
 /** What a level's `level` is handed: the request, and what its declaration resolved. */
@@ -52,7 +54,7 @@ export function variableOperations<const A extends Access>(l: VariableRouteLevel
       query: PageQuery,
       responses: { 200: v.array(ActionVariable) },
       handler: (ctx) => {
-        const level = l.level(ctx as VariableLevelContext<A>);
+        const level = variableLevelOf(l.level(ctx as VariableLevelContext<A>));
         const { items, total } = listVariables(ctx.env, level, ctx.page());
         // Gitea 1.25 sets X-Total-Count only on all three lists (no Link header).
         return new Reply(200, items.map(toAPIVariable), {
@@ -68,7 +70,7 @@ export function variableOperations<const A extends Access>(l: VariableRouteLevel
       operationId: `get${l.name}Variable`,
       summary: l.summaries.get,
       responses: { 200: ActionVariable },
-      handler: (ctx) => reply.ok(toAPIVariable(getVariable(ctx.env, l.level(ctx as VariableLevelContext<A>), ctx.params.variablename))),
+      handler: (ctx) => reply.ok(toAPIVariable(getVariable(ctx.env, variableLevelOf(l.level(ctx as VariableLevelContext<A>)), ctx.params.variablename))),
     }),
     operation({
       ...one,
@@ -79,9 +81,9 @@ export function variableOperations<const A extends Access>(l: VariableRouteLevel
       body: CreateVariableOption,
       responses: { 201: null },
       handler: (ctx) => {
-        const level = l.level(ctx as VariableLevelContext<A>);
+        const target = l.level(ctx as VariableLevelContext<A>);
         const body = ctx.body; // bound (422) before the handler's own checks, as in Gitea
-        createVariable(ctx.env, level, ctx.params.variablename, body.value, body.description ?? "");
+        createVariable(ctx.env, target, ctx.params.variablename, body.value, body.description ?? "");
         return new Reply(201);
       },
     }),
@@ -94,9 +96,9 @@ export function variableOperations<const A extends Access>(l: VariableRouteLevel
       body: UpdateVariableOption,
       responses: { 204: null },
       handler: (ctx) => {
-        const level = l.level(ctx as VariableLevelContext<A>);
+        const target = l.level(ctx as VariableLevelContext<A>);
         const body = ctx.body;
-        updateVariable(ctx.env, level, ctx.params.variablename, {
+        updateVariable(ctx.env, target, ctx.params.variablename, {
           name: body.name ?? undefined,
           value: body.value,
           description: body.description ?? undefined,

@@ -4,6 +4,7 @@ import { PageQuery } from "../../../../shapes/common.ts";
 import { Secret } from "../../../../shapes/secret.ts";
 import { listSecrets, type SecretLevel } from "../../../../services/secrets/secrets.ts";
 import type { RepoContext } from "../../../../services/repo/lookup.ts";
+import type { Owns } from "../../../../services/access/repo-access.ts";
 import { toAPISecret } from "../../../../convert/secret.ts";
 import { secretWriteOperations, type SecretRouteLevel } from "../secret-routes.ts";
 
@@ -16,6 +17,8 @@ export const repoOwner = { scope: "repository", signIn: true, repo: { owner: tru
 
 /** The repository's level of Actions secrets and variables. */
 export const repoLevel = ({ repo: rc }: { repo: RepoContext }): SecretLevel => ({ repoId: rc.repo.id });
+/** The repository's level for a change: its context, checked for the owner by `repoOwner`. */
+export const repoTarget = ({ repo }: { repo: Owns }): { repo: Owns } => ({ repo });
 
 const level: SecretRouteLevel<typeof repoOwner> = {
   name: "Repo",
@@ -24,7 +27,7 @@ const level: SecretRouteLevel<typeof repoOwner> = {
   where: "in a repository",
   access: repoOwner,
   params: { owner: v.string(), repo: v.string() },
-  level: repoLevel,
+  level: repoTarget,
 };
 
 export const repoSecretOperations: AnyOperation[] = [

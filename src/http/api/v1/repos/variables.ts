@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import type { AnyOperation } from "../../../route.ts";
-import { repoLevel, repoOwner } from "./secrets.ts";
+import { repoOwner, repoTarget } from "./secrets.ts";
 import { variableOperations } from "../variable-routes.ts";
 
 /**
@@ -21,5 +21,5 @@ export const repoVariableOperations: AnyOperation[] = variableOperations({
   },
   access: repoOwner,
   params: { owner: v.string(), repo: v.string() },
-  level: repoLevel,
+  level: repoTarget,
 });
