@@ -10,8 +10,22 @@ import { HOOK_TYPES, type HookType } from "./event-types.ts";
 import { chosenHookEvent, eventsArray, parseHookEvent, serializeHookEvent } from "./hook-events.ts";
 import { openAuthorization, sealAuthorization } from "./auth-header.ts";
 import { isValidSlackChannel } from "./formats/slack.ts";
+import type { Administers } from "../access/repo-access.ts";
 
 export type { HookOwner, SiteHookKind };
+
+/**
+ * Where a change of hooks acts: a repository, whose context must carry the administrator's check
+ * (Gitea's reqAdmin on the repository's hooks), or an organization's or user's hooks by owner id,
+ * or the site's (those levels check their owner in their declarations; no checked type carries it yet).
+ */
+export type HookTarget = { repo: Administers } | { ownerId: number } | { site: true };
+
+/** The owner whose hooks a target names. */
+export function hookOwnerOf(target: HookTarget): HookOwner {
+  if ("repo" in target) return { repoId: target.repo.repo.id };
+  return "ownerId" in target ? { ownerId: target.ownerId } : { site: true };
+}
 
 /** What the API sends to create or edit a hook (Gitea's CreateHookOption / EditHookOption). */
 export interface HookInput {
@@ -112,7 +126,8 @@ function sealOnto(env: Env, tx: Tx, hook: WebhookRow, value: string): WebhookRow
  * config's url and content_type, the url's form, is_system_webhook, and for slack its channel
  * (a bad channel name is Gitea's 400). A hook is created inactive unless `active` is true.
  */
-export function createHook(env: Env, owner: HookOwner, input: HookInput): HookView {
+export function createHook(env: Env, target: HookTarget, input: HookInput): HookView {
+  const owner = hookOwnerOf(target);
   const type = input.type ?? "";
   if (!isHookType(type)) throw new Invalid(`Invalid hook type: ${type}`);
   const config = input.config ?? {};
@@ -162,7 +177,8 @@ export function createHook(env: Env, owner: HookOwner, input: HookInput): HookVi
  * replaced, as Gitea does (absent events mean `["push"]`, an absent header clears it); `active`
  * only when given. hearth also takes a new `secret` from the config.
  */
-export function editHook(env: Env, owner: HookOwner, id: number, input: HookInput): HookView {
+export function editHook(env: Env, target: HookTarget, id: number, input: HookInput): HookView {
+  const owner = hookOwnerOf(target);
   return writeTx(env.db, (tx) => {
     const hook = model.getWebhook(tx, owner, id);
     if (!hook) throw new NotFound();
@@ -208,7 +224,8 @@ export function listHooks(env: Env, owner: HookOwner, page?: { offset: number; l
 }
 
 /** Deletes a hook with its deliveries. */
-export function deleteHook(env: Env, owner: HookOwner, id: number): void {
+export function deleteHook(env: Env, target: HookTarget, id: number): void {
+  const owner = hookOwnerOf(target);
   const gone = writeTx(env.db, (tx) => model.deleteWebhook(tx, owner, id));
   if (!gone) throw new NotFound();
 }

@@ -11,7 +11,8 @@ import {
   listHooks,
   requireHook,
   type HookInput,
-  type HookOwner,
+  hookOwnerOf,
+  type HookTarget,
 } from "../../../services/webhook/hooks.ts";
 import { getDelivery, listDeliveries, redeliverDelivery } from "../../../services/webhook/deliveries.ts";
 import { toAPIHook, toAPIHookDelivery, toAPIHookDeliveryDetail } from "../../../convert/hook.ts";
@@ -33,7 +34,7 @@ export interface HookLevel<A extends Access = Access> {
   access: A;
   /** The collection path's own parameters (none for /user and /admin). */
   params: v.ObjectEntries;
-  owner(ctx: HookLevelContext<A>): HookOwner;
+  owner(ctx: HookLevelContext<A>): HookTarget;
 }
 
 /** What a level's `owner` is handed: the request, and what its declaration resolved. */
@@ -53,7 +54,7 @@ const inputOf = (b: v.InferOutput<typeof EditHookOption> & { type?: string | nul
 
 /** The hook of the path, after the level's checks. */
 function pathHook<A extends Access>(level: HookLevel<A>, ctx: HookLevelContext<A>) {
-  return requireHook(ctx.env, level.owner(ctx), hookIdOf(ctx.params.id ?? ""));
+  return requireHook(ctx.env, hookOwnerOf(level.owner(ctx)), hookIdOf(ctx.params.id ?? ""));
 }
 
 /** Create, get, edit and delete; the list is the level's own (the admin list differs). */
@@ -71,8 +72,8 @@ export function hookCrudOperations<const A extends Access>(level: HookLevel<A>):
       body: CreateHookOption,
       responses: { 201: Hook },
       handler: (ctx) => {
-        const owner = level.owner(ctx as HookLevelContext<A>);
-        return reply.created(toAPIHook(createHook(ctx.env, owner, inputOf(ctx.body))));
+        const target = level.owner(ctx as HookLevelContext<A>);
+        return reply.created(toAPIHook(createHook(ctx.env, target, inputOf(ctx.body))));
       },
     }),
     operation({
@@ -84,7 +85,7 @@ export function hookCrudOperations<const A extends Access>(level: HookLevel<A>):
       params: idParams,
       responses: { 200: Hook },
       handler: (ctx) => {
-        const owner = level.owner(ctx as HookLevelContext<A>);
+        const owner = hookOwnerOf(level.owner(ctx as HookLevelContext<A>));
         return toAPIHook(getHook(ctx.env, owner, hookIdOf(ctx.params.id)));
       },
     }),
@@ -98,10 +99,10 @@ export function hookCrudOperations<const A extends Access>(level: HookLevel<A>):
       body: EditHookOption,
       responses: { 200: Hook },
       handler: (ctx) => {
-        const owner = level.owner(ctx as HookLevelContext<A>);
+        const target = level.owner(ctx as HookLevelContext<A>);
         const id = hookIdOf(ctx.params.id);
-        requireHook(ctx.env, owner, id);
-        return toAPIHook(editHook(ctx.env, owner, id, inputOf(ctx.body)));
+        requireHook(ctx.env, hookOwnerOf(target), id);
+        return toAPIHook(editHook(ctx.env, target, id, inputOf(ctx.body)));
       },
     }),
     operation({
@@ -133,7 +134,7 @@ export function hookListOperation<const A extends Access>(level: HookLevel<A>): 
     query: PageQuery,
     responses: { 200: v.array(Hook) },
     handler: (ctx) => {
-      const owner = level.owner(ctx as HookLevelContext<A>);
+      const owner = hookOwnerOf(level.owner(ctx as HookLevelContext<A>));
       const page = ctx.page();
       const { items, total } = listHooks(ctx.env, owner, page);
       return ctx.list(items.map(toAPIHook), total, page);

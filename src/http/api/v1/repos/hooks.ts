@@ -23,7 +23,8 @@ const level: HookLevel<typeof admin> = {
   summaryOwner: "a repository",
   access: admin,
   params: { owner: v.string(), repo: v.string() },
-  owner: ({ repo: rc }) => ({ repoId: rc.repo.id }),
+  // The repository, checked for an administrator by the declaration.
+  owner: ({ repo }) => ({ repo }),
 };
 
 const BRANCH_PREFIX = "refs/heads/";
