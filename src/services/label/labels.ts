@@ -6,8 +6,22 @@ import type { LabelParent, LabelSort } from "../../models/label.ts";
 import { Invalid, NotFound } from "../../lib/errors.ts";
 import { nowUnix } from "../../lib/time.ts";
 import { normalizeColor } from "./color.ts";
+import type { SignedIn } from "../access/repo-access.ts";
 
 export type { LabelParent, LabelSort };
+
+/**
+ * Where a change of labels acts: a repository, whose context must carry its declaration's check
+ * (a signed-in doer; Gitea's writer of issues or pull requests is asked by the caller, as a
+ * declaration names one unit), or an organization by id (its level checks the owner in its
+ * declaration; no checked type carries it yet).
+ */
+export type LabelTarget = { repo: SignedIn } | { orgId: number };
+
+/** The parent whose labels a target names. */
+export function labelParentOf(target: LabelTarget): LabelParent {
+  return "repo" in target ? { repoId: target.repo.repo.id } : { orgId: target.orgId };
+}
 
 /** Gitea's `sort` values for label lists; anything else lists by name. */
 export function labelSort(value: string | undefined): LabelSort {
@@ -57,7 +71,8 @@ export interface CreateLabelInput {
 }
 
 /** Gitea's CreateLabel: the color normalized (422 when it is not one), archived now if asked. */
-export function createLabel(env: Env, parent: LabelParent, input: CreateLabelInput): LabelRow {
+export function createLabel(env: Env, target: LabelTarget, input: CreateLabelInput): LabelRow {
+  const parent = labelParentOf(target);
   const color = normalizeColor(input.color);
   const now = nowUnix();
   return writeTx(env.db, (tx) =>
@@ -84,10 +99,12 @@ export interface EditLabelInput {
 }
 
 /**
- * Gitea's EditLabel: only the given fields change. The archive time is set when a label becomes
- * archived and kept while it stays so; unarchiving clears it.
+ * Gitea's EditLabel: the target's label of the path's id (404 for any other), then only the given
+ * fields change. The archive time is set when a label becomes archived and kept while it stays so;
+ * unarchiving clears it.
  */
-export function editLabel(env: Env, label: LabelRow, input: EditLabelInput): LabelRow {
+export function editLabel(env: Env, target: LabelTarget, idParam: string, input: EditLabelInput): LabelRow {
+  const label = labelById(env, labelParentOf(target), idParam);
   // Gitea would store an empty name; a label nobody can name or find by name is refused instead.
   if (input.name !== undefined && input.name === "") throw new Invalid("[Name]: Required");
   const color = input.color !== undefined ? normalizeColor(input.color) : undefined;
@@ -101,7 +118,11 @@ export function editLabel(env: Env, label: LabelRow, input: EditLabelInput): Lab
   return writeTx(env.db, (tx) => labels.updateLabel(tx, label.id, patch));
 }
 
-/** Deletes a label: it goes off every issue, and its timeline events with it (Gitea's DeleteLabel). */
-export function deleteLabel(env: Env, label: LabelRow): void {
+/**
+ * Deletes the target's label of the path's id (404 for any other): it goes off every issue, and
+ * its timeline events with it (Gitea's DeleteLabel).
+ */
+export function deleteLabel(env: Env, target: LabelTarget, idParam: string): void {
+  const label = labelById(env, labelParentOf(target), idParam);
   writeTx(env.db, (tx) => labels.deleteLabelRow(tx, label.id));
 }

@@ -69,7 +69,7 @@ export const labelOperations: AnyOperation[] = [
       const rc = ctx.repo;
       requireTrackerWriter(rc);
       const body = ctx.body;
-      const label = createLabel(ctx.env, { repoId: rc.repo.id }, {
+      const label = createLabel(ctx.env, { repo: rc }, {
         name: body.name,
         color: body.color,
         exclusive: body.exclusive ?? undefined,
@@ -104,8 +104,7 @@ export const labelOperations: AnyOperation[] = [
       const rc = ctx.repo;
       requireTrackerWriter(rc);
       const body = ctx.body;
-      const label = labelById(ctx.env, { repoId: rc.repo.id }, ctx.params.id);
-      const edited = editLabel(ctx.env, label, {
+      const edited = editLabel(ctx.env, { repo: rc }, ctx.params.id, {
         name: body.name ?? undefined,
         color: body.color ?? undefined,
         exclusive: body.exclusive ?? undefined,
@@ -128,7 +127,7 @@ export const labelOperations: AnyOperation[] = [
       requireTrackerWriter(rc);
       // Gitea 1.25 answers 204 for an id that is not this repository's label (and deletes nothing);
       // its documented 404 is given instead, as later Gitea versions do.
-      deleteLabel(env, labelById(env, { repoId: rc.repo.id }, params.id));
+      deleteLabel(env, { repo: rc }, params.id);
       return reply.noContent();
     },
   }),

@@ -103,8 +103,7 @@ export const orgLabelOperations: AnyOperation[] = [
     responses: { 200: Label },
     handler: (ctx) => {
       const { org, body } = ctx;
-      const label = labelById(ctx.env, { orgId: org.id }, ctx.params.id);
-      const edited = editLabel(ctx.env, label, {
+      const edited = editLabel(ctx.env, { orgId: org.id }, ctx.params.id, {
         name: body.name ?? undefined,
         color: body.color ?? undefined,
         exclusive: body.exclusive ?? undefined,
@@ -125,7 +124,7 @@ export const orgLabelOperations: AnyOperation[] = [
     responses: { 204: null },
     handler: ({ env, org, params }) => {
       // Gitea 1.25 answers 204 for an id that is not this organization's label; its documented 404 is given instead.
-      deleteLabel(env, labelById(env, { orgId: org.id }, params.id));
+      deleteLabel(env, { orgId: org.id }, params.id);
       return reply.noContent();
     },
   }),
