@@ -1,5 +1,5 @@
 import type { Settings } from "../config/settings.ts";
-import type { SubjectType, ThreadView } from "../services/notification/threads.ts";
+import type { ThreadView } from "../services/notification/threads.ts";
 import { toRFC3339 } from "../lib/time.ts";
 import { repoLinks } from "./repo.ts";
 import type { APINotificationSubject, APINotificationThread } from "../shapes/notification.ts";

@@ -4,8 +4,8 @@ import type { Principal } from "../auth/principal.ts";
 import type { ScopeCategory } from "../services/access/scopes.ts";
 import type { Page } from "./pagination.ts";
 import type { UserRow } from "../db/schema/index.ts";
-import type { Doer, RepoUnit } from "../services/access/permission.ts";
-import type { Checked, RepoAccess } from "../services/access/repo-access.ts";
+import type { Doer } from "../services/access/permission.ts";
+import type { Checked, RepoAccess, WritableUnit } from "../services/access/repo-access.ts";
 import type { RepoContext } from "../services/repo/lookup.ts";
 import type { IssueContext } from "../services/issue/lookup.ts";
 import type { PullContext } from "../services/pull/lookup.ts";
@@ -68,7 +68,7 @@ type NeedsDoer<A extends Access> =
   | (A["signIn"] extends true | "admin" ? true : never)
   | (A["repo"] extends infer R
       ? R extends RepoAccess
-        ? True<R["doer"]> | (R["write"] extends RepoUnit ? true : never) | True<R["admin"]> | True<R["owner"]>
+        ? True<R["doer"]> | (R["write"] extends WritableUnit ? true : never) | True<R["admin"]> | True<R["owner"]>
         : never
       : never)
   | (A["org"] extends "member" | "owner" ? true : never)

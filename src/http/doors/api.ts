@@ -4,7 +4,7 @@ import { applySudo, authenticate, checkAccountState, QUERY_TOKEN_WARNING } from 
 import { PublicOnlyRefused, Redirect } from "../../lib/errors.ts";
 import { errorResponse } from "../respond.ts";
 import { scopeCategories } from "../route.ts";
-import type { Call, Door, Moved } from "../door.ts";
+import type { Door, Moved } from "../door.ts";
 
 /**
  * The /api/v1 door. Credentials: tokens (query, `Authorization: token|Bearer`), basic with password

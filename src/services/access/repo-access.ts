@@ -21,8 +21,11 @@ export interface RepoAccess {
   read?: RepoUnit | "tracker";
   /** A signed-in doer, asked after the repository was found (reqToken inside the repository group: 401). */
   doer?: true;
-  /** A unit the doer must be able to write (reqRepoWriter: 403, a repository admin passes); implies `doer`. */
-  write?: RepoUnit;
+  /**
+   * A unit the doer must be able to write (reqRepoWriter: 403, a repository admin passes), or
+   * `"tracker"`: the issues or the pull requests (reqRepoWriter(issues, pulls)); implies `doer`.
+   */
+  write?: WritableUnit;
   /** A repository administrator (reqAdmin: 403); implies `doer`. */
   admin?: true;
   /** The repository's owner, an owner of its organization or a site admin (reqOwner: 403); implies `doer`. */
@@ -37,6 +40,13 @@ export interface RepoAccess {
 /** Whether a declaration can only be met by a signed-in doer (so the handler may count on one). */
 export function repoAccessNeedsDoer(need: RepoAccess): boolean {
   return Boolean(need.doer || need.write || need.admin || need.owner);
+}
+
+/** What a declaration may ask to write: one unit, or the tracker (issues or pull requests). */
+export type WritableUnit = RepoUnit | "tracker";
+
+function canWriteUnit(perm: RepoPermission, unit: WritableUnit): boolean {
+  return unit === "tracker" ? perm.canWrite("issues") || perm.canWrite("pulls") : perm.canWrite(unit);
 }
 
 function requireRead(perm: RepoPermission, unit: RepoUnit | "tracker"): void {
@@ -77,13 +87,13 @@ export type CheckOf<R> = R extends Checked<infer N> ? Checked<N> : unknown;
  * (`{ read: "code", write: "code", notArchived: true }`) satisfies `Writes<"code">`, since an
  * object type with more properties is assignable; `{ read: "code" }` does not.
  */
-export type Writes<U extends RepoUnit, C extends RepoRef = RepoContext> = C & Checked<{ write: U } | { admin: true } | { owner: true }>;
+export type Writes<U extends WritableUnit, C extends RepoRef = RepoContext> = C & Checked<{ write: U } | { admin: true } | { owner: true }>;
 /** A context checked for a repository administrator (reqAdmin, or reqOwner which implies it). */
 export type Administers<C extends RepoRef = RepoContext> = C & Checked<{ admin: true } | { owner: true }>;
 /** A context checked for the repository's owner (reqOwner). */
 export type Owns<C extends RepoRef = RepoContext> = C & Checked<{ owner: true }>;
 /** A context checked for a signed-in doer at least (the service applies its own rule, as a comment's poster). */
-export type SignedIn<C extends RepoRef = RepoContext> = C & Checked<{ doer: true } | { write: RepoUnit } | { admin: true } | { owner: true }>;
+export type SignedIn<C extends RepoRef = RepoContext> = C & Checked<{ doer: true } | { write: WritableUnit } | { admin: true } | { owner: true }>;
 
 /**
  * Applies a declaration to a repository the doer has found (the lookup already answered 404 for
@@ -94,7 +104,7 @@ export function checkRepoAccess<R extends RepoContext, const N extends RepoAcces
   if (need.read) requireRead(perm, need.read);
   if (need.notArchived === "editor" && rc.repo.isArchived) throw new RepoArchived("repo is not allowed to edit");
   if (repoAccessNeedsDoer(need) && !doer) throw new Unauthorized("token is required");
-  if (need.write && !perm.canWrite(need.write) && !perm.isAdmin()) throw new WriteRefused();
+  if (need.write && !canWriteUnit(perm, need.write) && !perm.isAdmin()) throw new WriteRefused();
   if (need.admin && !perm.isAdmin()) throw new Forbidden("user should be an owner or a collaborator with admin write of a repository");
   if (need.owner && !perm.isOwner()) throw new Forbidden("user should be the owner of the repo");
   if (need.notArchived === true && rc.repo.isArchived) throw archived(rc);

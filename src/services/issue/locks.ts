@@ -1,6 +1,6 @@
 import type { Env } from "../env.ts";
 import { writeTx } from "../../db/client.ts";
-import { CommentType, type UserRow } from "../../db/schema/index.ts";
+import { CommentType } from "../../db/schema/index.ts";
 import * as issues from "../../models/issue.ts";
 import { Forbidden } from "../../lib/errors.ts";
 import { canWriteIssue, type IssueContext } from "./lookup.ts";

@@ -1,7 +1,7 @@
 import type { Env } from "../env.ts";
 import type { IssueRow } from "../../db/schema/index.ts";
 import * as issues from "../../models/issue.ts";
-import { Forbidden, NotFound } from "../../lib/errors.ts";
+import { NotFound } from "../../lib/errors.ts";
 import type { RepoContext } from "../repo/lookup.ts";
 import type { CheckOf } from "../access/repo-access.ts";
 
@@ -31,17 +31,6 @@ export function issueFromPath<R extends RepoContext>(env: Env, rc: R, index: str
  */
 export function requireIssuesReader(rc: RepoContext): void {
   if (!rc.perm.canRead("issues")) throw new NotFound();
-}
-
-/**
- * Gitea's reqRepoWriter(issues, pulls), for the tracker's labels and milestones: a writer of either
- * unit, a repository admin or a site admin (403). A declaration names one unit to write.
- */
-export function requireTrackerWriter(rc: RepoContext): void {
-  const { perm } = rc;
-  if (!perm.canWrite("issues") && !perm.canWrite("pulls") && !perm.isAdmin()) {
-    throw new Forbidden("user should have a permission to write to a repo");
-  }
 }
 
 /** Whether the doer may change the issue's metadata (labels, milestone, assignees, deadline): a writer of its unit. */

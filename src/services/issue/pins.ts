@@ -1,6 +1,6 @@
 import type { Env } from "../env.ts";
 import { writeTx } from "../../db/client.ts";
-import { CommentType, type IssueRow, type UserRow } from "../../db/schema/index.ts";
+import { CommentType, type IssueRow } from "../../db/schema/index.ts";
 import * as issues from "../../models/issue.ts";
 import * as pins from "../../models/issue-pin.ts";
 import { BadRequest, Invalid } from "../../lib/errors.ts";

@@ -3,7 +3,6 @@
  * message, then merge now, schedule the merge for when the checks pass, or mark it merged by hand.
  */
 import type { Env } from "../env.ts";
-import type { UserRow } from "../../db/schema/index.ts";
 import * as users from "../../models/user.ts";
 import { Conflict } from "../../lib/errors.ts";
 import { readBranchHead } from "../../git/refs.ts";

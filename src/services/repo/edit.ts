@@ -9,7 +9,7 @@ import { Invalid } from "../../lib/errors.ts";
 import { nowUnix } from "../../lib/time.ts";
 import { moveRepo, setHead } from "../../git/repo-init.ts";
 import { repoNameProblem } from "./names.ts";
-import { gitDirOf, type RepoContext } from "./lookup.ts";
+import { gitDirOf } from "./lookup.ts";
 import type { Administers } from "../access/repo-access.ts";
 
 export interface EditRepoInput {

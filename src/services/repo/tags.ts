@@ -1,7 +1,6 @@
 import type { Env } from "../env.ts";
 import { writeTx } from "../../db/client.ts";
 import { gitNameOf } from "../user/git-identity.ts";
-import type { UserRow } from "../../db/schema/index.ts";
 import { Conflict, HearthError, Invalid, NotFound } from "../../lib/errors.ts";
 import { nowUnix } from "../../lib/time.ts";
 import { GitError } from "../../git/exec.ts";

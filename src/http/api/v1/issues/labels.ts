@@ -7,12 +7,10 @@ import {
   createLabel,
   deleteLabel,
   editLabel,
-  labelById,
   labelByIdOrName,
   labelSort,
   listLabels,
 } from "../../../../services/label/labels.ts";
-import { requireTrackerWriter } from "../../../../services/issue/lookup.ts";
 import type { Env } from "../../../../services/env.ts";
 import type { RepoContext } from "../../../../services/repo/lookup.ts";
 import type { LabelRow } from "../../../../db/schema/index.ts";
@@ -20,11 +18,8 @@ import { totalHeaders } from "../repos/collaborators.ts";
 
 /** Labels (and milestones) are read by whoever reads the repository's issues or pull requests. */
 export const trackerRead = { scope: "issue", signIn: false, repo: { read: "tracker" } } as const;
-/**
- * Changing them: Gitea's reqToken, then reqRepoWriter(issues, pulls), a writer of either unit: a
- * declaration names one unit to write, so the handler asks `requireTrackerWriter` after sign-in.
- */
-export const trackerWrite = { scope: "issue", signIn: false, repo: { doer: true } } as const;
+/** Changing them: Gitea's reqToken, then reqRepoWriter(issues, pulls), a writer of either unit. */
+export const trackerWrite = { scope: "issue", signIn: false, repo: { write: "tracker" } } as const;
 
 const json = (env: Env, rc: RepoContext, label: LabelRow) =>
   toAPILabel(env.settings, label, { owner: rc.owner.name, repo: rc.repo.name });
@@ -67,7 +62,6 @@ export const labelOperations: AnyOperation[] = [
     responses: { 201: Label },
     handler: (ctx) => {
       const rc = ctx.repo;
-      requireTrackerWriter(rc);
       const body = ctx.body;
       const label = createLabel(ctx.env, { repo: rc }, {
         name: body.name,
@@ -102,7 +96,6 @@ export const labelOperations: AnyOperation[] = [
     responses: { 200: Label },
     handler: (ctx) => {
       const rc = ctx.repo;
-      requireTrackerWriter(rc);
       const body = ctx.body;
       const edited = editLabel(ctx.env, { repo: rc }, ctx.params.id, {
         name: body.name ?? undefined,
@@ -124,7 +117,6 @@ export const labelOperations: AnyOperation[] = [
     params: LabelParams,
     responses: { 204: null },
     handler: ({ env, repo: rc, params }) => {
-      requireTrackerWriter(rc);
       // Gitea 1.25 answers 204 for an id that is not this repository's label (and deletes nothing);
       // its documented 404 is given instead, as later Gitea versions do.
       deleteLabel(env, { repo: rc }, params.id);

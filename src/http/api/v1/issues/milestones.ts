@@ -18,7 +18,6 @@ import {
 } from "../../../../services/milestone/milestones.ts";
 import { Invalid } from "../../../../lib/errors.ts";
 import { parseDateTime } from "../../../../lib/time.ts";
-import { requireTrackerWriter } from "../../../../services/issue/lookup.ts";
 import { totalHeaders } from "../repos/collaborators.ts";
 import { trackerRead, trackerWrite } from "./labels.ts";
 
@@ -58,7 +57,6 @@ export const milestoneOperations: AnyOperation[] = [
     responses: { 201: Milestone },
     handler: (ctx) => {
       const rc = ctx.repo;
-      requireTrackerWriter(rc);
       const body = ctx.body;
       // Gitea requires no title here (its client library does); an empty one is stored as given.
       const m = createMilestone(ctx.env, rc, {
@@ -93,7 +91,6 @@ export const milestoneOperations: AnyOperation[] = [
     responses: { 200: Milestone },
     handler: (ctx) => {
       const rc = ctx.repo;
-      requireTrackerWriter(rc);
       const body = ctx.body;
       const m = milestoneByIdOrName(ctx.env, rc, ctx.params.id);
       const edited = editMilestone(ctx.env, rc, m, {
@@ -115,7 +112,6 @@ export const milestoneOperations: AnyOperation[] = [
     params: MilestoneParams,
     responses: { 204: null },
     handler: ({ env, repo: rc, params }) => {
-      requireTrackerWriter(rc);
       deleteMilestone(env, rc, milestoneByIdOrName(env, rc, params.id));
       return reply.noContent();
     },

@@ -7,7 +7,6 @@ import {
   createLabel,
   deleteLabel,
   editLabel,
-  labelById,
   labelByIdOrName,
   labelSort,
   listLabels,
