@@ -61,7 +61,13 @@ function requireRead(perm: RepoPermission, unit: RepoUnit | "tracker"): void {
   if (!perm.canRead(unit) && !perm.isAdmin()) throw new ReadRefused();
 }
 
-const archived = (rc: RepoContext) => new RepoArchived(`${rc.owner.name}/${rc.repo.name} is archived`);
+/**
+ * Gitea's mustNotBeArchived (423), for a change checked apart from a declaration (a service that
+ * refuses after validating its input, a handler ordering its checks by hand).
+ */
+export function requireNotArchived(rc: Pick<RepoContext, "repo" | "owner">): void {
+  if (rc.repo.isArchived) throw new RepoArchived(`${rc.owner.name}/${rc.repo.name} is archived`);
+}
 
 /**
  * The proof that a repository's access was checked, carrying what was checked (`N`, the
@@ -107,7 +113,7 @@ export function checkRepoAccess<R extends RepoContext, const N extends RepoAcces
   if (need.write && !canWriteUnit(perm, need.write) && !perm.isAdmin()) throw new WriteRefused();
   if (need.admin && !perm.isAdmin()) throw new Forbidden("user should be an owner or a collaborator with admin write of a repository");
   if (need.owner && !perm.isOwner()) throw new Forbidden("user should be the owner of the repo");
-  if (need.notArchived === true && rc.repo.isArchived) throw archived(rc);
+  if (need.notArchived === true) requireNotArchived(rc);
   return rc as R & Checked<N>;
 }
 

@@ -4,12 +4,13 @@ import { writeTx } from "../../db/client.ts";
 import * as model from "../../models/protected-branch.ts";
 import * as users from "../../models/user.ts";
 import * as teams from "../../models/team.ts";
-import { BadRequest, Forbidden, HearthError, Invalid, NotFound } from "../../lib/errors.ts";
+import { BadRequest, Forbidden, Invalid, NotFound } from "../../lib/errors.ts";
 import { nowUnix } from "../../lib/time.ts";
 import { repoPermission } from "../access/permission.ts";
 import type { RepoContext } from "../repo/lookup.ts";
 import { parseRule, rulesOf, type ProtectedBranchRule } from "./rules.ts";
 import type { Administers } from "../access/repo-access.ts";
+import { requireNotArchived } from "../access/repo-access.ts";
 
 /** The fields of Gitea's Create/EditBranchProtectionOption; undefined or null means "not given". */
 export interface ProtectionInput {
@@ -47,10 +48,6 @@ export interface ProtectionInput {
 }
 
 const given = <T>(v: T | null | undefined): v is T => v !== undefined && v !== null;
-
-export function requireNotArchived(rc: RepoContext): void {
-  if (rc.repo.isArchived) throw new HearthError(423, `${rc.owner.name}/${rc.repo.name} is archived`);
-}
 
 /** Gitea's GetUserIDsByNames: every name must be a user (422 naming the first that is not). */
 export function userIdsByNames(env: Env, names: string[]): number[] {

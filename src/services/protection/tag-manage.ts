@@ -7,7 +7,8 @@ import { BadRequest, Forbidden, Invalid, NotFound } from "../../lib/errors.ts";
 import { nowUnix } from "../../lib/time.ts";
 import { repoPermission } from "../access/permission.ts";
 import type { RepoContext } from "../repo/lookup.ts";
-import { requireNotArchived, teamIdsByNames, teamsWithRepoAccess, userIdsByNames } from "./manage.ts";
+import { teamIdsByNames, teamsWithRepoAccess, userIdsByNames } from "./manage.ts";
+import { requireNotArchived } from "../access/repo-access.ts";
 import { parseTagRule, patternError, tagRulesOf, type ProtectedTagRule } from "./tag-rules.ts";
 import type { Administers } from "../access/repo-access.ts";
 

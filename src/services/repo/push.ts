@@ -16,6 +16,7 @@ import { syncPullsAfterPush } from "../pull/push-sync.ts";
 import { releasesAfterPush } from "../release/tag-sync.ts";
 import { announceRefChanges } from "./push-events.ts";
 import { syncPushMirrorsOnCommit } from "../mirror/sync.ts";
+import { ARCHIVED_PUSH } from "../access/git-rules.ts";
 
 export interface RefUpdate {
   old: string;
@@ -42,7 +43,7 @@ export async function checkPush(
   const owner = repo && users.getUserById(env.db, repo.ownerId);
   const pusher = users.getUserById(env.db, pusherId);
   if (!repo || !owner || !pusher) return "repository or pusher does not exist";
-  if (repo.isArchived) return "This repo is archived. You can view files and clone it, but cannot push or open issues/pull-requests.";
+  if (repo.isArchived) return ARCHIVED_PUSH;
   if (!repoPermission(env, pusher, repo, owner).canWrite("code")) return "User permission denied for writing.";
   for (const u of updates) {
     if (!u.ref.startsWith("refs/")) return `invalid ref ${u.ref}`;

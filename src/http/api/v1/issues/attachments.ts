@@ -26,7 +26,7 @@ import type { Doer } from "../../../../services/access/permission.ts";
 import { assertRepoAccess, type Checked } from "../../../../services/access/repo-access.ts";
 import { withFormFile } from "../../../multipart.ts";
 import { requireToken } from "../repos/collaborators.ts";
-import { requireNotArchived } from "./issues.ts";
+import { requireNotArchived } from "../../../../services/access/repo-access.ts";
 
 /**
  * Gitea's guards for assets, in its order: the repository, the tracker (mustEnableIssuesOrPulls),

@@ -19,7 +19,8 @@ import type { Env } from "../../../../services/env.ts";
 import type { Doer } from "../../../../services/access/permission.ts";
 import { assertRepoAccess, type SignedIn } from "../../../../services/access/repo-access.ts";
 import { requireToken, totalHeaders } from "../repos/collaborators.ts";
-import { requireNotArchived, timeQuery } from "./issues.ts";
+import { timeQuery } from "./issues.ts";
+import { requireNotArchived } from "../../../../services/access/repo-access.ts";
 
 /** The repository's comments: the repository alone (its issues' units filter the list). */
 const repoList = { scope: "issue", signIn: false, repo: {} } as const;

@@ -15,7 +15,7 @@ import { createIssue, deleteIssue, editIssue } from "../../../../services/issue/
 import { listRepoIssues } from "../../../../services/issue/list.ts";
 import { canWriteIssue, requireIssuesReader } from "../../../../services/issue/lookup.ts";
 import { issueView, issueViews } from "../../../../services/issue/view.ts";
-import { Forbidden, HearthError, Invalid } from "../../../../lib/errors.ts";
+import { Forbidden, Invalid } from "../../../../lib/errors.ts";
 import { parseDateTime, toRFC3339 } from "../../../../lib/time.ts";
 import type { Env } from "../../../../services/env.ts";
 import type { Doer } from "../../../../services/access/permission.ts";
@@ -32,15 +32,6 @@ export function timeQuery(value: string | undefined): number | undefined {
   const unix = parseDateTime(value);
   if (unix === undefined) throw new Invalid(`parsing time "${value}" as "2006-01-02T15:04:05Z07:00": cannot parse`);
   return unix;
-}
-
-/**
- * Writes to the tracker are refused on archived repositories, as Gitea's mustNotBeArchived (423).
- * Operations declare it (`notArchived: true`); this stays for the routes that check it out of the
- * declaration's order.
- */
-export function requireNotArchived(rc: RepoContext): void {
-  if (rc.repo.isArchived) throw new HearthError(423, `${rc.owner.name}/${rc.repo.name} is archived`);
 }
 
 /** Listing: Gitea's mustEnableIssuesOrPulls on the `/issues` group. */
