@@ -12,8 +12,9 @@ import {
 import { getCollaboration } from "../../models/collaboration.ts";
 import { isOrgMember, isOrgOwner } from "../../models/org.ts";
 import { unitsOfTeams, userTeamsWithRepo } from "../../models/team.ts";
-import { Forbidden, NotFound, PublicOnlyRefused } from "../../lib/errors.ts";
+import { NotFound, PublicOnlyRefused } from "../../lib/errors.ts";
 import type { ScopeSet } from "./scopes.ts";
+import { ReadRefused } from "./refusals.ts";
 
 /**
  * The one permission function of hearth: every caller (API routes, git transport, hooks, later the
@@ -243,7 +244,5 @@ function accountPermission(src: PermissionSource, doer: UserRow | undefined, rep
 
 /** Gitea's reqRepoReader(code): the code unit readable, or a repository administrator (who passes even with it off). */
 export function requireCodeReader(rc: { perm: RepoPermission }): void {
-  if (!rc.perm.canRead("code") && !rc.perm.isAdmin()) {
-    throw new Forbidden("user should have specific read permission or be a repo admin or a site admin");
-  }
+  if (!rc.perm.canRead("code") && !rc.perm.isAdmin()) throw new ReadRefused();
 }
