@@ -1,7 +1,7 @@
 import type { Principal } from "../auth/principal.ts";
 import type { UserRow } from "../db/schema/index.ts";
-import { Visibility } from "../services/user/visibility.ts";
-import { Forbidden, Unauthorized } from "../lib/errors.ts";
+import { ownerInReach } from "../services/access/permission.ts";
+import { Forbidden, PublicOnlyRefused, Unauthorized } from "../lib/errors.ts";
 
 /** Endpoints about the doer's own account refuse public-only tokens outright (Gitea's rejectPublicOnly). */
 export function rejectPublicOnly(principal: Principal | undefined): void {
@@ -20,7 +20,5 @@ export function requireBasicAuth(principal: Principal | undefined): void {
  * that is itself public.
  */
 export function requirePublicAccountForPublicOnly(principal: Principal | undefined, account: UserRow): void {
-  if (principal?.scope?.publicOnly && account.visibility !== Visibility.Public) {
-    throw new Forbidden("token scope is limited to public users");
-  }
+  if (!ownerInReach(principal?.user, account)) throw new PublicOnlyRefused("user");
 }
