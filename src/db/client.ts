@@ -1,4 +1,4 @@
-import { Database } from "bun:sqlite";
+import { Database, type Statement } from "bun:sqlite";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { sql } from "drizzle-orm";
 import { mkdirSync } from "node:fs";
@@ -28,8 +28,37 @@ export function openDatabase(path: string): Database_ {
   sqlite.exec("PRAGMA foreign_keys = ON");
   sqlite.exec("PRAGMA busy_timeout = 5000");
   runMigrations(sqlite);
-  const db = drizzle({ client: sqlite, schema });
+  const db = drizzle({ client: withStatementCache(sqlite), schema });
   return { db, sqlite, close: () => sqlite.close() };
+}
+
+/**
+ * drizzle compiles every query with `prepare`, and SQLite's compile step costs more than running a
+ * simple indexed query (measured in bench/lists.ts). The handle drizzle gets keeps the most recently
+ * used statements by SQL text instead; drizzle binds fresh parameters on every call, and every call
+ * runs to completion synchronously, so one statement can serve all callers. An evicted statement is
+ * only dropped, never finalized: a long-lived prepared query (db/prepared.ts) may still hold it.
+ */
+function withStatementCache(sqlite: Database, capacity = 512): Database {
+  const cache = new Map<string, Statement>();
+  const prepare = (source: string): Statement => {
+    let stmt = cache.get(source);
+    if (stmt) {
+      cache.delete(source);
+    } else {
+      stmt = sqlite.prepare(source);
+      if (cache.size >= capacity) cache.delete(cache.keys().next().value!);
+    }
+    cache.set(source, stmt);
+    return stmt;
+  };
+  return new Proxy(sqlite, {
+    get(target, prop) {
+      if (prop === "prepare") return prepare;
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
 }
 
 /** Runs `fn` in a `BEGIN IMMEDIATE` transaction: the write lock is taken up front, so no deadlock on upgrade. */

@@ -12,6 +12,7 @@ import m9 from "../../migrations/0009_secrets.sql" with { type: "text" };
 import m10 from "../../migrations/0010_push_mirrors_variables.sql" with { type: "text" };
 import m11 from "../../migrations/0011_repo_avatar.sql" with { type: "text" };
 import m12 from "../../migrations/0012_follow.sql" with { type: "text" };
+import m13 from "../../migrations/0013_list_indexes.sql" with { type: "text" };
 
 export const migrations: readonly { tag: string; when: number; sql: string }[] = [
   { tag: "0000_init", when: 1795424040714, sql: m0 },
@@ -27,4 +28,5 @@ export const migrations: readonly { tag: string; when: number; sql: string }[] =
   { tag: "0010_push_mirrors_variables", when: 1795453659711, sql: m10 },
   { tag: "0011_repo_avatar", when: 1795453808154, sql: m11 },
   { tag: "0012_follow", when: 1795650275807, sql: m12 },
+  { tag: "0013_list_indexes", when: 1795659077160, sql: m13 },
 ];

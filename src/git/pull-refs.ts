@@ -41,3 +41,15 @@ export async function fetchBranchInto(gitDir: string, fromGitDir: string, branch
   if (!sha) throw new GitError(args, 128, `${ref} missing after fetch`);
   return sha;
 }
+
+/** The heads the base repository keeps for several pull requests, by number, in one git call. */
+export async function readPullHeads(gitDir: string, indexes: number[]): Promise<Map<number, string>> {
+  const out = new Map<number, string>();
+  if (indexes.length === 0) return out;
+  const r = await runGit(["for-each-ref", "--format=%(refname) %(objectname)", "--", ...indexes.map(pullHeadRef)], { gitDir });
+  for (const line of r.stdout.toString("utf8").split("\n")) {
+    const m = /^refs\/pull\/(\d+)\/head ([0-9a-f]{40,64})$/.exec(line);
+    if (m) out.set(Number(m[1]), m[2]!);
+  }
+  return out;
+}

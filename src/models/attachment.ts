@@ -1,5 +1,7 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
+import { prepared } from "../db/prepared.ts";
+import { idsParam, inIdsPlaceholder } from "./id-list.ts";
 import { attachments, type AttachmentRow } from "../db/schema/index.ts";
 
 type NewAttachmentRow = typeof attachments.$inferInsert;
@@ -17,19 +19,18 @@ function byKey(rows: AttachmentRow[], key: (a: AttachmentRow) => number): Map<nu
 /** The attachments of issues themselves (not of their comments), by issue. */
 export function attachmentsOfIssues(tx: Tx, issueIds: number[]): Map<number, AttachmentRow[]> {
   if (issueIds.length === 0) return new Map();
-  const rows = tx
-    .select()
-    .from(attachments)
-    .where(and(inArray(attachments.issueId, issueIds), eq(attachments.commentId, 0)))
-    .orderBy(asc(attachments.id))
-    .all();
+  const rows = prepared(tx, "attachment.ofIssues", (t) =>
+    t.select().from(attachments).where(and(inIdsPlaceholder(attachments.issueId), eq(attachments.commentId, 0))).orderBy(asc(attachments.id)).prepare(),
+  ).all(idsParam(issueIds));
   return byKey(rows, (a) => a.issueId);
 }
 
 /** The attachments of comments, by comment. */
 export function attachmentsOfComments(tx: Tx, commentIds: number[]): Map<number, AttachmentRow[]> {
   if (commentIds.length === 0) return new Map();
-  const rows = tx.select().from(attachments).where(inArray(attachments.commentId, commentIds)).orderBy(asc(attachments.id)).all();
+  const rows = prepared(tx, "attachment.ofComments", (t) =>
+    t.select().from(attachments).where(inIdsPlaceholder(attachments.commentId)).orderBy(asc(attachments.id)).prepare(),
+  ).all(idsParam(commentIds));
   return byKey(rows, (a) => a.commentId);
 }
 

@@ -90,3 +90,9 @@ export function renameBranch(tx: Tx, repoId: number, from: string, to: string, u
     .all();
   return renamed.length > 0;
 }
+
+/** Some branches of a repository by name, in one query (the heads of a page of pull requests). */
+export function branchesNamed(tx: Tx, repoId: number, names: string[]): BranchRow[] {
+  if (names.length === 0) return [];
+  return tx.select().from(branches).where(and(eq(branches.repoId, repoId), inArray(branches.name, names))).all();
+}

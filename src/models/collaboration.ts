@@ -62,3 +62,8 @@ export function deleteOrgMemberCollaborations(tx: Tx, repoId: number, orgId: num
     )
     .run();
 }
+
+/** Every collaboration of one account, for permission checks over many repositories at once. */
+export function collaborationsOfUser(tx: Tx, userId: number): CollaborationRow[] {
+  return tx.select().from(collaborations).where(eq(collaborations.userId, userId)).all();
+}

@@ -1,9 +1,16 @@
-import { and, asc, count, eq, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { prepared } from "../db/prepared.ts";
+import { idsParam, inIdsPlaceholder } from "./id-list.ts";
 import type { Tx } from "../db/client.ts";
 import { comments, CommentType, issues, type CommentRow, type NewCommentRow } from "../db/schema/index.ts";
 
 export function insertComment(tx: Tx, row: NewCommentRow): CommentRow {
-  return tx.insert(comments).values(row).returning().get();
+  return tx.insert(comments).values({ ...row, repoId: repoOfIssue(row.issueId) }).returning().get();
+}
+
+/** The repository a new comment records: its issue's. */
+export function repoOfIssue(issueId: number): SQL {
+  return sql`(SELECT ${issues.repoId} FROM ${issues} WHERE ${issues.id} = ${issueId})`;
 }
 
 /** `num_comments` counts plain comments only, as in Gitea. */
@@ -42,22 +49,41 @@ export interface CommentFilter {
 function whereFor(f: CommentFilter): SQL | undefined {
   const conds: (SQL | undefined)[] = [];
   if (f.issueId !== undefined) conds.push(eq(comments.issueId, f.issueId));
-  if (f.repoId !== undefined) conds.push(eq(issues.repoId, f.repoId));
-  if (f.isPull !== undefined) conds.push(eq(issues.isPull, f.isPull));
+  if (f.repoId !== undefined) conds.push(eq(comments.repoId, f.repoId));
+  if (f.isPull !== undefined) {
+    conds.push(inArray(comments.issueId, sql`(SELECT ${issues.id} FROM ${issues} WHERE ${issues.repoId} = ${f.repoId ?? 0} AND ${issues.isPull} = ${f.isPull})`));
+  }
   if (f.type !== undefined) conds.push(eq(comments.type, f.type));
   if (f.sinceUnix !== undefined) conds.push(sql`${comments.updatedUnix} >= ${f.sinceUnix}`);
   if (f.beforeUnix !== undefined) conds.push(sql`${comments.updatedUnix} <= ${f.beforeUnix}`);
   return and(...conds);
 }
 
-/** Comments in Gitea's order (created, then id); `page` absent means all of them. */
+/**
+ * Comments in Gitea's order (created, then id); `page` absent means all of them. A page's ids come
+ * first, from the (issue or repository, type, created) index, so rows skipped by an offset are never read.
+ */
 export function findComments(tx: Tx, f: CommentFilter, page?: { offset: number; limit: number }): { rows: CommentRow[]; total: number } {
   const where = whereFor(f);
-  const base = tx.select({ comment: comments }).from(comments).innerJoin(issues, eq(issues.id, comments.issueId)).where(where);
-  const ordered = base.orderBy(asc(comments.createdUnix), asc(comments.id));
-  const rows = (page ? ordered.limit(page.limit).offset(page.offset) : ordered).all().map((r) => r.comment);
-  const total = page
-    ? tx.select({ n: count() }).from(comments).innerJoin(issues, eq(issues.id, comments.issueId)).where(where).get()!.n
-    : rows.length;
+  if (!page) {
+    const rows = tx.select().from(comments).where(where).orderBy(asc(comments.createdUnix), asc(comments.id)).all();
+    return { rows, total: rows.length };
+  }
+  const ids = tx
+    .select({ id: comments.id })
+    .from(comments)
+    .where(where)
+    .orderBy(asc(comments.createdUnix), asc(comments.id))
+    .limit(page.limit)
+    .offset(page.offset)
+    .all()
+    .map((r) => r.id);
+  const byId = new Map(
+    (ids.length ? prepared(tx, "comment.byIds", (t) => t.select().from(comments).where(inIdsPlaceholder(comments.id)).prepare()).all(idsParam(ids)) : []).map(
+      (c) => [c.id, c],
+    ),
+  );
+  const rows = ids.map((id) => byId.get(id)).filter((c): c is CommentRow => c !== undefined);
+  const total = tx.select({ n: count() }).from(comments).where(where).get()!.n;
   return { rows, total };
 }

@@ -1,6 +1,8 @@
 import { and, asc, count, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
 import { containsText } from "./like.ts";
+import { idsParam, inIdList, inIdsPlaceholder } from "./id-list.ts";
+import { prepared } from "../db/prepared.ts";
 import {
   issueAssignees,
   issueDependencies,
@@ -10,6 +12,7 @@ import {
   issueUsers,
   labels,
   milestones,
+  pullRequests,
   repositories,
   type IssueRow,
   type LabelRow,
@@ -45,7 +48,7 @@ export function getIssueById(tx: Tx, id: number): IssueRow | undefined {
 
 export function getIssuesByIds(tx: Tx, ids: number[]): IssueRow[] {
   if (ids.length === 0) return [];
-  return tx.select().from(issues).where(inArray(issues.id, ids)).all();
+  return prepared(tx, "issue.byIds", (t) => t.select().from(issues).where(inIdsPlaceholder(issues.id)).prepare()).all(idsParam(ids));
 }
 
 export function updateIssue(tx: Tx, id: number, patch: Partial<NewIssueRow>): IssueRow | undefined {
@@ -56,21 +59,17 @@ export function deleteIssueRow(tx: Tx, id: number): void {
   tx.delete(issues).where(eq(issues.id, id)).run();
 }
 
-/** Recounts a repository's open/closed issue or pull counters from the rows. */
-export function recountRepoIssues(tx: Tx, repoId: number): void {
-  const counts = (isPull: boolean, closed?: boolean) =>
-    sql`(SELECT count(*) FROM ${issues} WHERE ${issues.repoId} = ${repoId} AND ${issues.isPull} = ${isPull ? 1 : 0}${
-      closed === undefined ? sql`` : sql` AND ${issues.isClosed} = ${closed ? 1 : 0}`
-    })`;
-  tx.update(repositories)
-    .set({
-      numIssues: counts(false),
-      numClosedIssues: counts(false, true),
-      numPulls: counts(true),
-      numClosedPulls: counts(true, true),
-    })
-    .where(eq(repositories.id, repoId))
-    .run();
+/**
+ * Moves a repository's issue or pull request counters by a change (one created, deleted, closed or
+ * reopened) in the change's own transaction: keeping them in step costs nothing however many issues
+ * the repository holds, and the lists read their totals from them.
+ */
+export function adjustRepoIssueCounters(tx: Tx, repoId: number, isPull: boolean, delta: { all: number; closed: number }): void {
+  if (delta.all === 0 && delta.closed === 0) return;
+  const set = isPull
+    ? { numPulls: sql`${repositories.numPulls} + ${delta.all}`, numClosedPulls: sql`${repositories.numClosedPulls} + ${delta.closed}` }
+    : { numIssues: sql`${repositories.numIssues} + ${delta.all}`, numClosedIssues: sql`${repositories.numClosedIssues} + ${delta.closed}` };
+  tx.update(repositories).set(set).where(eq(repositories.id, repoId)).run();
 }
 
 export type IssueSort =
@@ -106,6 +105,8 @@ export interface IssueListFilter {
   mentionedId?: number;
   sinceUnix?: number;
   beforeUnix?: number;
+  /** Pull requests into this branch of this repository. */
+  pullBase?: { repoId: number; branch: string };
   /** Only issues with these ids (e.g. a search narrowed by another index). */
   ids?: number[];
   sort?: IssueSort;
@@ -114,18 +115,16 @@ export interface IssueListFilter {
 }
 
 
-function repoCondition(f: IssueListFilter): SQL | undefined {
-  if (!f.pullRepoIds) return f.repoIds.length ? inArray(issues.repoId, f.repoIds) : undefined;
-  const part = (ids: number[], isPull: boolean) => (ids.length ? and(eq(issues.isPull, isPull), inArray(issues.repoId, ids)) : undefined);
-  return or(part(f.repoIds, false), part(f.pullRepoIds, true));
-}
+/**
+ * Below this many issues in the repositories searched, a search walks each repository's own index;
+ * above it, the newest-first index of all issues, keeping those of the wanted repositories (which
+ * then make up a large enough share that a page is found after a short walk).
+ */
+const PER_REPO_WALK_MAX = 20_000;
 
-function whereFor(f: IssueListFilter): SQL | undefined {
-  const inRepos = repoCondition(f);
-  if (!inRepos) return sql`0`;
-  const conds: (SQL | undefined)[] = [inRepos];
-  if (f.isPull !== undefined) conds.push(eq(issues.isPull, f.isPull));
-  if (f.isClosed !== undefined) conds.push(eq(issues.isClosed, f.isClosed));
+/** The filters beyond repository, kind and state: with none, the repositories' counters give the total. */
+function narrowingConditions(f: IssueListFilter): SQL[] {
+  const conds: SQL[] = [];
   for (const labelId of f.labelIds ?? []) {
     conds.push(inArray(issues.id, sql`(SELECT ${issueLabels.issueId} FROM ${issueLabels} WHERE ${issueLabels.labelId} = ${labelId})`));
   }
@@ -139,13 +138,7 @@ function whereFor(f: IssueListFilter): SQL | undefined {
   if (f.milestoneIds && f.milestoneIds.length) conds.push(inArray(issues.milestoneId, f.milestoneIds));
   if (f.keyword) {
     const byNumber = /^#?\d+$/.test(f.keyword) ? eq(issues.index, Number(f.keyword.replace("#", ""))) : undefined;
-    conds.push(
-      or(
-        containsText(issues.title, f.keyword),
-        containsText(issues.content, f.keyword),
-        byNumber,
-      ),
-    );
+    conds.push(or(containsText(issues.title, f.keyword), containsText(issues.content, f.keyword), byNumber)!);
   }
   if (f.posterId !== undefined) conds.push(eq(issues.posterId, f.posterId));
   if (f.assigneeId !== undefined) {
@@ -163,8 +156,65 @@ function whereFor(f: IssueListFilter): SQL | undefined {
   }
   if (f.sinceUnix !== undefined) conds.push(sql`${issues.updatedUnix} >= ${f.sinceUnix}`);
   if (f.beforeUnix !== undefined) conds.push(sql`${issues.updatedUnix} <= ${f.beforeUnix}`);
-  if (f.ids) conds.push(f.ids.length ? inArray(issues.id, f.ids) : sql`0`);
-  return and(...conds);
+  if (f.ids) conds.push(f.ids.length ? inIdList(issues.id, f.ids) : sql`0`);
+  if (f.pullBase) {
+    conds.push(
+      inArray(
+        issues.id,
+        sql`(SELECT ${pullRequests.issueId} FROM ${pullRequests} WHERE ${pullRequests.baseRepoId} = ${f.pullBase.repoId} AND ${pullRequests.baseBranch} = ${f.pullBase.branch})`,
+      ),
+    );
+  }
+  return conds;
+}
+
+/** One kind (issues or pull requests) in some repositories: a branch of the query. */
+interface Arm {
+  isPull: boolean;
+  repoIds: number[];
+}
+
+/**
+ * The branches of a list: issues and pull requests may come from different repositories (a search
+ * where the doer reads one unit but not the other), so each kind is its own branch.
+ */
+function armsOf(f: IssueListFilter): Arm[] {
+  const kinds = f.isPull === undefined ? [false, true] : [f.isPull];
+  return kinds
+    .map((isPull) => ({ isPull, repoIds: isPull && f.pullRepoIds ? f.pullRepoIds : f.repoIds }))
+    .filter((a) => a.repoIds.length > 0);
+}
+
+/** Open and closed issues of the repositories, by kind, from their counters (kept in step by every change). */
+function counted(tx: Tx, repoIds: number[]): { issues: number; closedIssues: number; pulls: number; closedPulls: number } {
+  return prepared(tx, "repo.issueCounters", (t) =>
+    t
+      .select({
+        issues: sql<number>`coalesce(sum(${repositories.numIssues}), 0)`,
+        closedIssues: sql<number>`coalesce(sum(${repositories.numClosedIssues}), 0)`,
+        pulls: sql<number>`coalesce(sum(${repositories.numPulls}), 0)`,
+        closedPulls: sql<number>`coalesce(sum(${repositories.numClosedPulls}), 0)`,
+      })
+      .from(repositories)
+      .where(inIdsPlaceholder(repositories.id))
+      .prepare(),
+  ).get(idsParam(repoIds))!;
+}
+
+function armTotal(c: ReturnType<typeof counted>, isPull: boolean, isClosed: boolean | undefined): number {
+  const all = isPull ? c.pulls : c.issues;
+  const closed = isPull ? c.closedPulls : c.closedIssues;
+  return isClosed === undefined ? all : isClosed ? closed : all - closed;
+}
+
+/**
+ * One repository, or few issues: each repository's (repo, kind, state, order) index. Many issues
+ * across many repositories: the kind's newest-first index, keeping the wanted repositories (`+`
+ * stops SQLite from choosing the per-repository index for the membership test).
+ */
+function inRepos(repoIds: number[], issueCount: number): SQL {
+  if (repoIds.length === 1) return eq(issues.repoId, repoIds[0]!);
+  return issueCount <= PER_REPO_WALK_MAX ? inIdList(issues.repoId, repoIds) : inIdList(sql`+${issues.repoId}`, repoIds);
 }
 
 const ORDER: Record<IssueSort, SQL[]> = {
@@ -179,17 +229,49 @@ const ORDER: Record<IssueSort, SQL[]> = {
   priority: [sql`${issues.priority} DESC`, sql`${issues.createdUnix} DESC`, sql`${issues.id} DESC`],
 };
 
+/**
+ * A page of issues: the page's ids first, from an index that holds the order (so skipped rows are
+ * never read), then those rows; the total from the repositories' counters when only kind and state
+ * narrow the list, else counted through the same indexes.
+ */
 export function listIssues(tx: Tx, f: IssueListFilter): { rows: IssueRow[]; total: number } {
-  const where = whereFor(f);
-  const rows = tx
-    .select()
-    .from(issues)
-    .where(where)
-    .orderBy(...ORDER[f.sort ?? "latest"])
-    .limit(f.limit)
-    .offset(f.offset)
-    .all();
-  const total = tx.select({ n: count() }).from(issues).where(where).get()!.n;
+  const arms = armsOf(f);
+  if (arms.length === 0) return { rows: [], total: 0 };
+  const narrowing = narrowingConditions(f);
+  const counters = arms.map((a) => counted(tx, a.repoIds));
+  const sizes = counters.map((c, i) => armTotal(c, arms[i]!.isPull, f.isClosed));
+  const closed = f.isClosed === undefined ? inArray(issues.isClosed, [false, true]) : eq(issues.isClosed, f.isClosed);
+  const where = (a: Arm, size: number) => and(inRepos(a.repoIds, size), eq(issues.isPull, a.isPull), closed, ...narrowing)!;
+  const order = ORDER[f.sort ?? "latest"];
+  let ids: number[];
+  if (arms.length === 1 || arms[0]!.repoIds === arms[1]!.repoIds) {
+    const repoIds = arms[0]!.repoIds;
+    const size = sizes.reduce((a, b) => a + b, 0);
+    const kind = arms.length === 1 ? eq(issues.isPull, arms[0]!.isPull) : inArray(issues.isPull, [false, true]);
+    ids = tx
+      .select({ id: issues.id })
+      .from(issues)
+      .where(and(inRepos(repoIds, size), kind, closed, ...narrowing))
+      .orderBy(...order)
+      .limit(f.limit)
+      .offset(f.offset)
+      .all()
+      .map((r) => r.id);
+  } else {
+    // Different repositories per kind: SQLite merges the two ordered branches (the search is newest first).
+    const branch = (i: number) => sql`SELECT ${issues.id} AS id, ${issues.createdUnix} AS created FROM ${issues} WHERE ${where(arms[i]!, sizes[i]!)}`;
+    ids = tx
+      .all<{ id: number }>(sql`${branch(0)} UNION ALL ${branch(1)} ORDER BY created DESC, id DESC LIMIT ${f.limit} OFFSET ${f.offset}`)
+      .map((r) => r.id);
+  }
+  const byId = new Map(getIssuesByIds(tx, ids).map((r) => [r.id, r]));
+  const rows = ids.map((id) => byId.get(id)).filter((r): r is IssueRow => r !== undefined);
+  let total: number;
+  if (narrowing.length === 0) total = sizes.reduce((a, b) => a + b, 0);
+  else {
+    total = 0;
+    for (const [i, a] of arms.entries()) total += tx.select({ n: count() }).from(issues).where(where(a, sizes[i]!)).get()!.n;
+  }
   return { rows, total };
 }
 
@@ -198,13 +280,15 @@ export function listIssues(tx: Tx, f: IssueListFilter): { rows: IssueRow[]; tota
 export function labelsOfIssues(tx: Tx, issueIds: number[]): Map<number, LabelRow[]> {
   const out = new Map<number, LabelRow[]>();
   if (issueIds.length === 0) return out;
-  const rows = tx
-    .select({ issueId: issueLabels.issueId, label: labels })
-    .from(issueLabels)
-    .innerJoin(labels, eq(labels.id, issueLabels.labelId))
-    .where(inArray(issueLabels.issueId, issueIds))
-    .orderBy(asc(labels.name))
-    .all();
+  const rows = prepared(tx, "issue.labelsOf", (t) =>
+    t
+      .select({ issueId: issueLabels.issueId, label: labels })
+      .from(issueLabels)
+      .innerJoin(labels, eq(labels.id, issueLabels.labelId))
+      .where(inIdsPlaceholder(issueLabels.issueId))
+      .orderBy(asc(labels.name))
+      .prepare(),
+  ).all(idsParam(issueIds));
   for (const r of rows) {
     const list = out.get(r.issueId) ?? [];
     list.push(r.label);
@@ -216,12 +300,9 @@ export function labelsOfIssues(tx: Tx, issueIds: number[]): Map<number, LabelRow
 export function assigneeIdsOfIssues(tx: Tx, issueIds: number[]): Map<number, number[]> {
   const out = new Map<number, number[]>();
   if (issueIds.length === 0) return out;
-  const rows = tx
-    .select()
-    .from(issueAssignees)
-    .where(inArray(issueAssignees.issueId, issueIds))
-    .orderBy(asc(issueAssignees.id))
-    .all();
+  const rows = prepared(tx, "issue.assigneesOf", (t) =>
+    t.select().from(issueAssignees).where(inIdsPlaceholder(issueAssignees.issueId)).orderBy(asc(issueAssignees.id)).prepare(),
+  ).all(idsParam(issueIds));
   for (const r of rows) {
     const list = out.get(r.issueId) ?? [];
     list.push(r.assigneeId);
@@ -233,7 +314,8 @@ export function assigneeIdsOfIssues(tx: Tx, issueIds: number[]): Map<number, num
 export function milestonesByIds(tx: Tx, ids: number[]): Map<number, MilestoneRow> {
   const wanted = ids.filter((id) => id > 0);
   if (wanted.length === 0) return new Map();
-  return new Map(tx.select().from(milestones).where(inArray(milestones.id, wanted)).all().map((m) => [m.id, m]));
+  const rows = prepared(tx, "milestone.byIds", (t) => t.select().from(milestones).where(inIdsPlaceholder(milestones.id)).prepare()).all(idsParam(wanted));
+  return new Map(rows.map((m) => [m.id, m]));
 }
 
 /** Replaces an issue's assignees; returns who was added and who removed. */

@@ -1,3 +1,4 @@
+import { repoOfIssue } from "./comment.ts";
 import { and, asc, count, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
 import {
@@ -250,7 +251,7 @@ export function insertReactionRow(tx: Tx, row: typeof reactions.$inferInsert): v
 }
 
 export function insertCommentRow(tx: Tx, row: NewCommentRow): CommentRow {
-  return tx.insert(comments).values(row).returning().get();
+  return tx.insert(comments).values({ ...row, repoId: repoOfIssue(row.issueId) }).returning().get();
 }
 
 /** The repository's issue number sequence continues after the highest number restored. */

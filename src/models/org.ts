@@ -153,3 +153,14 @@ export function orgsSolelyOwnedBy(tx: Tx, uid: number): UserRow[] {
   if (sole.length === 0) return [];
   return tx.select().from(users).where(inArray(users.id, sole)).orderBy(asc(users.lowerName)).all();
 }
+
+/** The organizations an account owns (is in an Owners-mode team of). */
+export function ownedOrgIds(tx: Tx, uid: number): number[] {
+  return tx
+    .selectDistinct({ orgId: teamUsers.orgId })
+    .from(teamUsers)
+    .innerJoin(teams, eq(teams.id, teamUsers.teamId))
+    .where(and(eq(teamUsers.uid, uid), eq(teams.authorize, AccessMode.Owner)))
+    .all()
+    .map((r) => r.orgId);
+}

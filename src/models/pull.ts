@@ -1,5 +1,8 @@
 import { and, asc, count, desc, eq, inArray, ne, or, sql, type SQL } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
+import { prepared } from "../db/prepared.ts";
+import { idsParam, inIdsPlaceholder } from "./id-list.ts";
+import { listIssues } from "./issue.ts";
 import {
   issueLabels,
   issues,
@@ -48,7 +51,7 @@ export function getPullByIndex(tx: Tx, baseRepoId: number, index: number): PullR
 
 export function pullsByIssueIds(tx: Tx, issueIds: number[]): Map<number, PullRequestRow> {
   if (issueIds.length === 0) return new Map();
-  const rows = tx.select().from(pullRequests).where(inArray(pullRequests.issueId, issueIds)).all();
+  const rows = prepared(tx, "pull.byIssueIds", (t) => t.select().from(pullRequests).where(inIdsPlaceholder(pullRequests.issueId)).prepare()).all(idsParam(issueIds));
   return new Map(rows.map((p) => [p.issueId, p]));
 }
 
@@ -137,17 +140,6 @@ export function openPullsOnBranch(tx: Tx, repoId: number, branch: string): { asH
 
 export type PullSort = "oldest" | "recentupdate" | "leastupdate" | "mostcomment" | "leastcomment" | "priority" | "newest";
 
-/** Gitea's applySorts for the sorts the pull list accepts; anything else is newest first. */
-const ORDER: Record<PullSort, SQL[]> = {
-  newest: [desc(issues.createdUnix), desc(issues.id)],
-  oldest: [asc(issues.createdUnix), asc(issues.id)],
-  recentupdate: [desc(issues.updatedUnix), desc(issues.createdUnix), desc(issues.id)],
-  leastupdate: [asc(issues.updatedUnix), asc(issues.createdUnix), asc(issues.id)],
-  mostcomment: [desc(issues.numComments), desc(issues.createdUnix), desc(issues.id)],
-  leastcomment: [asc(issues.numComments), desc(issues.createdUnix), desc(issues.id)],
-  priority: [desc(issues.priority), desc(issues.createdUnix), desc(issues.id)],
-};
-
 export interface PullListFilter {
   baseRepoId: number;
   isClosed?: boolean;
@@ -161,28 +153,26 @@ export interface PullListFilter {
   limit: number;
 }
 
-/** Gitea's PullRequests: a base repository's requests with their issues, filtered and sorted. */
+/**
+ * Gitea's PullRequests: a base repository's requests with their issues, filtered and sorted (Gitea's
+ * applySorts; anything else is newest first). A request's issue lives in its base repository, so the
+ * page comes from the issue list's ordered indexes and the requests are joined to it afterwards.
+ */
 export function listPulls(tx: Tx, f: PullListFilter): { rows: PullWithIssue[]; total: number } {
-  const conds: (SQL | undefined)[] = [eq(pullRequests.baseRepoId, f.baseRepoId)];
-  if (f.isClosed !== undefined) conds.push(eq(issues.isClosed, f.isClosed));
-  if (f.labelIds?.length) {
-    conds.push(inArray(issues.id, sql`(SELECT ${issueLabels.issueId} FROM ${issueLabels} WHERE ${inArray(issueLabels.labelId, f.labelIds)})`));
-  }
-  if (f.milestoneId) conds.push(eq(issues.milestoneId, f.milestoneId));
-  if (f.posterId) conds.push(eq(issues.posterId, f.posterId));
-  if (f.baseBranch) conds.push(eq(pullRequests.baseBranch, f.baseBranch));
-  const where = and(...conds);
-  const rows = tx
-    .select({ pull: pullRequests, issue: issues })
-    .from(pullRequests)
-    .innerJoin(issues, eq(issues.id, pullRequests.issueId))
-    .where(where)
-    .orderBy(...ORDER[f.sort])
-    .limit(f.limit)
-    .offset(f.offset)
-    .all();
-  const total = tx.select({ n: count() }).from(pullRequests).innerJoin(issues, eq(issues.id, pullRequests.issueId)).where(where).get()!.n;
-  return { rows, total };
+  const { rows, total } = listIssues(tx, {
+    repoIds: [f.baseRepoId],
+    isPull: true,
+    isClosed: f.isClosed,
+    anyLabelIds: f.labelIds?.length ? f.labelIds : undefined,
+    milestoneIds: f.milestoneId ? [f.milestoneId] : undefined,
+    posterId: f.posterId,
+    pullBase: f.baseBranch ? { repoId: f.baseRepoId, branch: f.baseBranch } : undefined,
+    sort: f.sort === "newest" ? "latest" : f.sort,
+    offset: f.offset,
+    limit: f.limit,
+  });
+  const byIssue = pullsByIssueIds(tx, rows.map((i) => i.id));
+  return { rows: rows.flatMap((issue) => (byIssue.has(issue.id) ? [{ pull: byIssue.get(issue.id)!, issue }] : [])), total };
 }
 
 /** Gitea's GetPullRequestByMergedCommit: the request of a repository merged as commit `sha`. */

@@ -117,7 +117,7 @@ export interface RepoListFilter {
  * Which repositories the viewer may list (Gitea's AccessibleRepositoryCondition, and for `onlyAccessible`
  * the collaborative part of SearchRepositoryCondition that GET /user/repos uses).
  */
-function visibilityCondition(f: RepoListFilter): SQL | undefined {
+function visibilityCondition(f: RepoMatch): SQL | undefined {
   if (f.seeAll && !f.onlyAccessible) return undefined;
   const viewerId = f.viewerId;
   const publicRepos = and(
@@ -171,7 +171,34 @@ function publicUnderPublicOwner(): SQL {
   )!;
 }
 
-export function listRepos(tx: Tx, f: RepoListFilter): { rows: RepoRow[]; total: number } {
+/** Which repositories a list matches, before its order and page. */
+export type RepoMatch = Omit<RepoListFilter, "sort" | "descending" | "offset" | "limit">;
+
+/** What a permission check reads of a repository: who owns it, whether it is private, its units. */
+export const repoAccessColumns = {
+  id: repositories.id,
+  ownerId: repositories.ownerId,
+  isPrivate: repositories.isPrivate,
+  hasCode: repositories.hasCode,
+  hasIssues: repositories.hasIssues,
+  hasPullRequests: repositories.hasPullRequests,
+  hasReleases: repositories.hasReleases,
+  hasWiki: repositories.hasWiki,
+  hasPackages: repositories.hasPackages,
+  hasActions: repositories.hasActions,
+  hasProjects: repositories.hasProjects,
+};
+export type RepoAccessRow = { [K in keyof typeof repoAccessColumns]: RepoRow[K] };
+
+/**
+ * Every repository a list filter matches, with only what a permission check reads, in no order:
+ * the scope of a search across the site (thousands of rows, so no full rows and no sort).
+ */
+export function listRepoAccessRows(tx: Tx, f: RepoMatch): RepoAccessRow[] {
+  return tx.select(repoAccessColumns).from(repositories).where(repoListWhere(f)).all();
+}
+
+function repoListWhere(f: RepoMatch): SQL | undefined {
   const conds: (SQL | undefined)[] = [visibilityCondition(f)];
   if (f.publicOnly) conds.push(publicUnderPublicOwner());
   if (f.ownerId !== undefined) conds.push(eq(repositories.ownerId, f.ownerId));
@@ -200,7 +227,11 @@ export function listRepos(tx: Tx, f: RepoListFilter): { rows: RepoRow[]; total: 
       conds.push(or(...parts));
     }
   }
-  const where = and(...conds.filter((c): c is SQL => c !== undefined));
+  return and(...conds.filter((c): c is SQL => c !== undefined));
+}
+
+export function listRepos(tx: Tx, f: RepoListFilter): { rows: RepoRow[]; total: number } {
+  const where = repoListWhere(f);
   const column = {
     alpha: repositories.lowerName,
     created: repositories.createdUnix,

@@ -298,3 +298,14 @@ export function teamsWithRepo(tx: Tx, repoId: number): TeamRow[] {
     .all()
     .map((r) => r.team);
 }
+
+/** An account's teams with the repositories each has, for permission checks over many repositories at once. */
+export function teamReposOfUser(tx: Tx, uid: number): { team: TeamRow; repoId: number }[] {
+  return tx
+    .select({ team: teams, repoId: teamRepos.repoId })
+    .from(teamUsers)
+    .innerJoin(teams, eq(teams.id, teamUsers.teamId))
+    .innerJoin(teamRepos, eq(teamRepos.teamId, teams.id))
+    .where(eq(teamUsers.uid, uid))
+    .all();
+}

@@ -1,3 +1,4 @@
+import { idsParam, inIdsPlaceholder } from "./id-list.ts";
 import { and, asc, count, desc, eq, inArray, or, sql } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
 import { containsText } from "./like.ts";
@@ -18,7 +19,7 @@ export function getUserByName(tx: Tx, name: string): UserRow | undefined {
 
 export function getUsersByIds(tx: Tx, ids: number[]): UserRow[] {
   if (ids.length === 0) return [];
-  return tx.select().from(users).where(inArray(users.id, ids)).all();
+  return prepared(tx, "user.byIds", (t) => t.select().from(users).where(inIdsPlaceholder(users.id)).prepare()).all(idsParam(ids));
 }
 
 export function insertUser(tx: Tx, row: NewUserRow): UserRow {

@@ -49,6 +49,15 @@ export const issues = sqliteTable(
     index("issue_poster_idx").on(t.posterId),
     index("issue_milestone_idx").on(t.milestoneId),
     index("issue_updated_idx").on(t.updatedUnix),
+    // One index per list order Gitea offers, led by what every list fixes (repository, kind, state),
+    // so a page is read in order from the index and the rows skipped by an offset are never loaded.
+    index("issue_list_created_idx").on(t.repoId, t.isPull, t.isClosed, t.createdUnix),
+    index("issue_list_updated_idx").on(t.repoId, t.isPull, t.isClosed, t.updatedUnix),
+    index("issue_list_comments_idx").on(t.repoId, t.isPull, t.isClosed, t.numComments, t.createdUnix),
+    index("issue_list_priority_idx").on(t.repoId, t.isPull, t.isClosed, t.priority, t.createdUnix),
+    index("issue_list_deadline_idx").on(t.repoId, t.isPull, t.isClosed, t.deadlineUnix),
+    // Searches across many repositories walk all issues newest first.
+    index("issue_search_created_idx").on(t.isPull, t.isClosed, t.createdUnix),
   ],
 );
 
@@ -162,6 +171,11 @@ export const comments = sqliteTable(
     issueId: integer("issue_id")
       .notNull()
       .references(() => issues.id, { onDelete: "cascade" }),
+    /**
+     * The issue's repository, copied when the comment is written (an issue never changes repository):
+     * a repository's comments are then listed and counted from one index, with no join to the issues.
+     */
+    repoId: integer("repo_id").notNull().default(0),
     labelId: integer("label_id").notNull().default(0),
     oldMilestoneId: integer("old_milestone_id").notNull().default(0),
     milestoneId: integer("milestone_id").notNull().default(0),
@@ -192,7 +206,11 @@ export const comments = sqliteTable(
     createdUnix: integer("created_unix").notNull(),
     updatedUnix: integer("updated_unix").notNull(),
   },
-  (t) => [index("comment_issue_idx").on(t.issueId, t.createdUnix), index("comment_updated_idx").on(t.updatedUnix)],
+  (t) => [
+    index("comment_issue_idx").on(t.issueId, t.createdUnix),
+    index("comment_updated_idx").on(t.updatedUnix),
+    index("comment_repo_list_idx").on(t.repoId, t.type, t.createdUnix),
+  ],
 );
 
 export const reactions = sqliteTable(

@@ -5,13 +5,17 @@ import {
   UserType,
   Visibility,
   type AccessModeValue,
+  type CollaborationRow,
   type RepoRow,
+  type TeamRow,
+  type TeamUnitRow,
   type UnitTypeValue,
   type UserRow,
 } from "../../db/schema/index.ts";
-import { getCollaboration } from "../../models/collaboration.ts";
-import { isOrgMember, isOrgOwner } from "../../models/org.ts";
-import { unitsOfTeams, userTeamsWithRepo } from "../../models/team.ts";
+import { collaborationsOfUser, getCollaboration } from "../../models/collaboration.ts";
+import type { RepoAccessRow } from "../../models/repo.ts";
+import { isOrgMember, isOrgOwner, orgIdsOfMember, ownedOrgIds } from "../../models/org.ts";
+import { teamReposOfUser, unitsOfTeams, userTeamsWithRepo } from "../../models/team.ts";
 import { NotFound, PublicOnlyRefused } from "../../lib/errors.ts";
 import type { ScopeSet } from "./scopes.ts";
 import { ReadRefused } from "./refusals.ts";
@@ -77,7 +81,7 @@ export const UNIT_TYPE: Record<RepoUnit, UnitTypeValue> = {
   projects: UnitType.Projects,
 };
 
-const UNIT_FLAG: Record<RepoUnit, keyof RepoRow> = {
+const UNIT_FLAG: Record<RepoUnit, keyof RepoAccessRow> = {
   code: "hasCode",
   issues: "hasIssues",
   pulls: "hasPullRequests",
@@ -98,7 +102,7 @@ const UNITS = Object.keys(UNIT_TYPE) as RepoUnit[];
 export class RepoPermission {
   constructor(
     readonly mode: AccessModeValue,
-    private readonly repo: RepoRow,
+    private readonly repo: RepoAccessRow,
     /** Per-unit modes; absent means every enabled unit has `mode`. */
     private readonly unitModes?: ReadonlyMap<RepoUnit, AccessModeValue>,
     /**
@@ -155,6 +159,57 @@ export class RepoPermission {
 export interface PermissionSource {
   db: Tx;
   settings: { service: { requireSigninView: boolean } };
+  /** The account's memberships, when asked about many repositories at once (see `forManyRepos`). */
+  facts?: AccessFacts;
+}
+
+/** The memberships the permission function asks about, for one account. */
+interface AccessFacts {
+  collaboration(repoId: number, uid: number): CollaborationRow | undefined;
+  isOrgMember(orgId: number, uid: number): boolean;
+  isOrgOwner(orgId: number, uid: number): boolean;
+  teamsWithRepo(orgId: number, uid: number, repoId: number): TeamRow[];
+  unitsOfTeams(teamIds: number[]): Map<number, TeamUnitRow[]>;
+}
+
+function queriedFacts(db: Tx): AccessFacts {
+  return {
+    collaboration: (repoId, uid) => getCollaboration(db, repoId, uid),
+    isOrgMember: (orgId, uid) => isOrgMember(db, orgId, uid),
+    isOrgOwner: (orgId, uid) => isOrgOwner(db, orgId, uid),
+    teamsWithRepo: (orgId, uid, repoId) => userTeamsWithRepo(db, orgId, uid, repoId),
+    unitsOfTeams: (teamIds) => unitsOfTeams(db, teamIds),
+  };
+}
+
+const factsOf = (src: PermissionSource) => src.facts ?? queriedFacts(src.db);
+
+/**
+ * The same source, with the account's collaborations, organizations and teams read once: asking
+ * about thousands of repositories (a search across the site) then costs no query per repository,
+ * and every answer still comes from the one permission function below.
+ */
+export function forManyRepos(src: PermissionSource, doer: UserRow | undefined): PermissionSource {
+  if (!doer || doer.isAdmin) return src;
+  const collaborations = new Map(collaborationsOfUser(src.db, doer.id).map((c) => [c.repoId, c]));
+  const memberOf = new Set(orgIdsOfMember(src.db, doer.id));
+  const ownerOf = new Set(ownedOrgIds(src.db, doer.id));
+  const teamsByRepo = new Map<number, TeamRow[]>();
+  for (const { team, repoId } of teamReposOfUser(src.db, doer.id)) teamsByRepo.set(repoId, [...(teamsByRepo.get(repoId) ?? []), team]);
+  const units = unitsOfTeams(src.db, [...new Set([...teamsByRepo.values()].flat().map((t) => t.id))]);
+  const mine = (uid: number) => uid === doer.id;
+  const queried = queriedFacts(src.db);
+  return {
+    ...src,
+    facts: {
+      collaboration: (repoId, uid) => (mine(uid) ? collaborations.get(repoId) : queried.collaboration(repoId, uid)),
+      isOrgMember: (orgId, uid) => (mine(uid) ? memberOf.has(orgId) : queried.isOrgMember(orgId, uid)),
+      isOrgOwner: (orgId, uid) => (mine(uid) ? ownerOf.has(orgId) : queried.isOrgOwner(orgId, uid)),
+      teamsWithRepo: (orgId, uid, repoId) =>
+        mine(uid) ? (teamsByRepo.get(repoId) ?? []).filter((t) => t.orgId === orgId) : queried.teamsWithRepo(orgId, uid, repoId),
+      unitsOfTeams: (teamIds) => new Map(teamIds.map((id) => [id, units.get(id) ?? []])),
+    },
+  };
 }
 
 /**
@@ -184,7 +239,7 @@ function accountSeesOwner(src: PermissionSource, owner: UserRow, viewer: UserRow
   if (viewer.isAdmin || viewer.id === owner.id) return true;
   if (!src.settings.service.requireSigninView && owner.visibility === Visibility.Public) return true;
   if (owner.visibility === Visibility.Private || viewer.isRestricted) {
-    return owner.type === UserType.Organization && isOrgMember(src.db, owner.id, viewer.id);
+    return owner.type === UserType.Organization && factsOf(src).isOrgMember(owner.id, viewer.id);
   }
   return true;
 }
@@ -198,15 +253,15 @@ function accountSeesOwner(src: PermissionSource, owner: UserRow, viewer: UserRow
  * other teams give per-unit modes, never below read on a public repository for a non-restricted
  * account.
  */
-export function repoPermission(src: PermissionSource, doer: Doer | undefined, repo: RepoRow, owner: UserRow): RepoPermission {
+export function repoPermission(src: PermissionSource, doer: Doer | undefined, repo: RepoAccessRow, owner: UserRow): RepoPermission {
   const perm = accountPermission(src, doer, repo, owner);
   if (repoInReach(doer, repo, owner)) return perm;
   return new RepoPermission(AccessMode.None, repo, undefined, perm.hasAccess());
 }
 
 /** GetUserRepoPermission for the account, whatever its token. */
-function accountPermission(src: PermissionSource, doer: UserRow | undefined, repo: RepoRow, owner: UserRow): RepoPermission {
-  const { db } = src;
+function accountPermission(src: PermissionSource, doer: UserRow | undefined, repo: RepoAccessRow, owner: UserRow): RepoPermission {
+  const facts = factsOf(src);
   const none = new RepoPermission(AccessMode.None, repo);
   if (!doer) {
     if (repo.isPrivate || !accountSeesOwner(src, owner, undefined)) return none;
@@ -214,7 +269,7 @@ function accountPermission(src: PermissionSource, doer: UserRow | undefined, rep
   }
   if (doer.isAdmin || doer.id === repo.ownerId) return new RepoPermission(AccessMode.Owner, repo);
 
-  const collaboration = getCollaboration(db, repo.id, doer.id);
+  const collaboration = facts.collaboration(repo.id, doer.id);
   if (!collaboration && !accountSeesOwner(src, owner, doer)) return none;
   const fullyPublic = !repo.isPrivate && owner.visibility === Visibility.Public && !src.settings.service.requireSigninView;
   const readsPublic = doer.isRestricted ? fullyPublic : !repo.isPrivate;
@@ -223,12 +278,12 @@ function accountPermission(src: PermissionSource, doer: UserRow | undefined, rep
 
   const minimum: number = !repo.isPrivate && !doer.isRestricted ? AccessMode.Read : AccessMode.None;
   mode = Math.max(mode, minimum);
-  if (isOrgOwner(db, owner.id, doer.id)) return new RepoPermission(AccessMode.Owner, repo);
-  const teams = userTeamsWithRepo(db, owner.id, doer.id, repo.id);
+  if (facts.isOrgOwner(owner.id, doer.id)) return new RepoPermission(AccessMode.Owner, repo);
+  const teams = facts.teamsWithRepo(owner.id, doer.id, repo.id);
   if (teams.length === 0) return new RepoPermission(mode as AccessModeValue, repo);
   if (teams.some((t) => t.authorize >= AccessMode.Admin)) return new RepoPermission(AccessMode.Owner, repo);
 
-  const unitRows = unitsOfTeams(db, teams.map((t) => t.id));
+  const unitRows = facts.unitsOfTeams(teams.map((t) => t.id));
   const units = new Map<RepoUnit, AccessModeValue>();
   for (const unit of UNITS) {
     // A collaborator keeps their mode on every unit; each team can only raise it.

@@ -1,8 +1,9 @@
 import type { Env } from "../env.ts";
 import type { IssueRow, UserRow } from "../../db/schema/index.ts";
 import * as repos from "../../models/repo.ts";
+import type { RepoAccessRow } from "../../models/repo.ts";
 import * as users from "../../models/user.ts";
-import { repoPermission } from "../access/permission.ts";
+import { forManyRepos, repoPermission, type RepoPermission } from "../access/permission.ts";
 import type { RepoContext } from "../repo/lookup.ts";
 import { issueViews, type IssueView } from "./view.ts";
 import { unitOf } from "./lookup.ts";
@@ -21,25 +22,40 @@ export interface IssueAccess {
 }
 
 /**
- * `known` seeds the cache with contexts the request already resolved (the repository of the path).
+ * `known` seeds the cache with contexts the request already resolved (the repository of the path);
+ * `many`, with repositories the caller has loaded already (the candidates of a search).
  * A public-only token's doer reads nothing of a private repository: the permission says so.
  */
-export function issueAccess(env: Env, doer: UserRow | undefined, known: RepoContext[] = []): IssueAccess {
+export function issueAccess(env: Env, doer: UserRow | undefined, known: RepoContext[] = [], many: RepoAccessRow[] = []): IssueAccess {
   // Only the repository part of what is known: an IssueContext also carries its issue.
   const cache = new Map<number, RepoContext | undefined>(known.map((rc) => [rc.repo.id, { repo: rc.repo, owner: rc.owner, perm: rc.perm }]));
+  // Many repositories (a search): their owners in one query, the doer's memberships read once, and
+  // a full repository row loaded only for the few whose issues are shown.
+  const source = many.length > 1 ? forManyRepos(env, doer) : env;
+  const owners = new Map(users.getUsersByIds(env.db, [...new Set(many.map((r) => r.ownerId))]).map((u) => [u.id, u]));
+  const scope = new Map(many.map((r) => [r.id, r]));
+  const perms = new Map<number, RepoPermission | undefined>();
+  const permOf = (repoId: number): RepoPermission | undefined => {
+    const slim = scope.get(repoId);
+    if (!slim) return repo(repoId)?.perm;
+    if (!perms.has(repoId)) {
+      const owner = owners.get(slim.ownerId);
+      perms.set(repoId, owner && repoPermission(source, doer, slim, owner));
+    }
+    return perms.get(repoId);
+  };
   const repo = (repoId: number): RepoContext | undefined => {
     if (!cache.has(repoId)) {
       const row = repos.getRepoById(env.db, repoId);
-      const owner = row && users.getUserById(env.db, row.ownerId);
-      cache.set(repoId, row && owner ? { repo: row, owner, perm: repoPermission(env, doer, row, owner) } : undefined);
+      const owner = row && (owners.get(row.ownerId) ?? users.getUserById(env.db, row.ownerId));
+      cache.set(repoId, row && owner ? { repo: row, owner, perm: repoPermission(source, doer, row, owner) } : undefined);
     }
     return cache.get(repoId);
   };
   return {
     repo,
     canRead(issue) {
-      const rc = repo(issue.repoId);
-      return rc !== undefined && rc.perm.canRead(unitOf(issue));
+      return permOf(issue.repoId)?.canRead(unitOf(issue)) ?? false;
     },
     views(rows) {
       const present = rows.filter((i) => repo(i.repoId) !== undefined);

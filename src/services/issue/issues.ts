@@ -78,7 +78,6 @@ export function createIssue(env: Env, doer: Doer, rc: SignedIn<RepoContext>, inp
     });
     if (input.closed) {
       issue = setClosed(tx, issue, doer, true);
-      issues.recountRepoIssues(tx, rc.repo.id);
       recountMilestone(tx, milestoneId);
     }
     issueChanged(tx, env, { kind: "created", issue, repo: rc.repo, doer });
@@ -120,7 +119,7 @@ export function insertIssueTx(tx: Tx, doer: UserRow, rc: RepoContext, f: NewIssu
   });
   if (f.labelIds.length) applyIssueLabels(tx, issue, rc.repo, doer, f.labelIds, false);
   if (f.assigneeIds.length) issues.setAssignees(tx, issue.id, f.assigneeIds);
-  issues.recountRepoIssues(tx, rc.repo.id);
+  issues.adjustRepoIssueCounters(tx, rc.repo.id, f.isPull, { all: 1, closed: 0 });
   recountMilestone(tx, f.milestoneId);
   return issue;
 }
@@ -197,7 +196,6 @@ export function editIssue(env: Env, doer: Doer, ic: SignedIn<IssueContext>, inpu
       for (const id of removed) recordEvent(tx, issue, doer, CommentType.Assignees, { assigneeId: id, removedAssignee: true });
     }
     if (input.state) issue = setClosed(tx, issue, doer, input.state === "closed");
-    issues.recountRepoIssues(tx, issue.repoId);
     recountMilestone(tx, before.milestoneId);
     recountMilestone(tx, issue.milestoneId);
     if (before.isClosed !== issue.isClosed) recountLabels(tx, labelIdsOfIssue(tx, issue.id));
@@ -234,7 +232,7 @@ export async function deleteIssue(env: Env, ic: Administers<IssueContext>): Prom
     // Attachments have no foreign key to the issue (release assets share the table): delete them explicitly.
     deleteAttachmentRows(tx, files.map((a) => a.id));
     issues.deleteIssueRow(tx, issue.id);
-    issues.recountRepoIssues(tx, issue.repoId);
+    issues.adjustRepoIssueCounters(tx, issue.repoId, issue.isPull, { all: -1, closed: issue.isClosed ? -1 : 0 });
     recountMilestone(tx, issue.milestoneId);
     recountLabels(tx, labelIds);
     issueChanged(tx, env, { kind: "deleted", issue, repo: ic.repo });

@@ -5,7 +5,7 @@ import * as search from "../../models/issue-search.ts";
 import * as users from "../../models/user.ts";
 import { getTeamByName } from "../../models/team.ts";
 import { BadRequest } from "../../lib/errors.ts";
-import { searchRepos } from "../repo/list.ts";
+import { searchRepoScope } from "../repo/list.ts";
 import { issueAccess } from "./access.ts";
 import type { IssueView } from "./view.ts";
 
@@ -49,15 +49,9 @@ function reposInScope(env: Env, doer: UserRow | undefined, q: IssueSearchQuery) 
     if (!team) throw new BadRequest(`team does not exist [org_id ${ownerId}, team_id 0, name: ${q.team}]`);
     teamRepoIds = new Set(search.repoIdsOfTeam(env.db, team.id));
   }
-  const { rows } = searchRepos(env, doer, {
-    ownerId,
-    sort: "alpha",
-    descending: false,
-    offset: 0,
-    limit: Number.MAX_SAFE_INTEGER,
-  });
-  const access = issueAccess(env, doer);
+  const rows = searchRepoScope(env, doer, { ownerId });
   const candidates = rows.filter((r) => !teamRepoIds || teamRepoIds.has(r.id));
+  const access = issueAccess(env, doer, [], candidates);
   return {
     access,
     issueRepoIds: candidates.filter((r) => access.canRead({ repoId: r.id, isPull: false })).map((r) => r.id),

@@ -12,11 +12,12 @@ export interface StateEvent {
   commitSha?: string;
 }
 
-/** Closes or reopens, with the timeline event; counters are the caller's to recount. */
+/** Closes or reopens, with the timeline event and the repository's counters; milestone and label counts are the caller's to recount. */
 export function setClosed(tx: Tx, issue: IssueRow, doer: Pick<UserRow, "id">, closed: boolean, event: StateEvent = {}): IssueRow {
   if (issue.isClosed === closed) return issue;
   const now = nowUnix();
   const updated = issues.updateIssue(tx, issue.id, { isClosed: closed, closedUnix: closed ? now : 0, updatedUnix: now })!;
+  issues.adjustRepoIssueCounters(tx, issue.repoId, issue.isPull, { all: 0, closed: closed ? 1 : -1 });
   const type = event.type ?? (closed ? CommentType.Close : CommentType.Reopen);
   recordEvent(tx, issue, doer, type, event.commitSha ? { commitSha: event.commitSha } : {});
   return updated;
@@ -26,7 +27,6 @@ export function setClosed(tx: Tx, issue: IssueRow, doer: Pick<UserRow, "id">, cl
 export function changeIssueState(tx: Tx, issue: IssueRow, doer: Pick<UserRow, "id">, closed: boolean, event: StateEvent = {}): IssueRow {
   if (issue.isClosed === closed) return issue;
   const updated = setClosed(tx, issue, doer, closed, event);
-  issues.recountRepoIssues(tx, issue.repoId);
   recountMilestone(tx, issue.milestoneId);
   recountLabels(tx, labelIdsOfIssue(tx, issue.id));
   return updated;

@@ -4,14 +4,12 @@ import { getTeamById, unitsOfTeams } from "../../models/team.ts";
 import * as branchModel from "../../models/branch.ts";
 import * as users from "../../models/user.ts";
 import { reviewCommentCounts, reviewRequestsOfIssues } from "../../models/review.ts";
-import { readBranchHeads } from "../../git/refs.ts";
+import { readPullHeads } from "../../git/pull-refs.ts";
 import { cachedChangedPaths } from "./changed-paths-cache.ts";
-import { repoDirExists } from "../../git/fork.ts";
 import { repoTopics } from "../repo/lookup.ts";
 import { issueViews, type IssueView } from "../issue/view.ts";
 import { ghostUser } from "../user/profile.ts";
 import { sideOf, type PullSide } from "./lookup.ts";
-import { pullHeadCommit } from "./head-ref.ts";
 import { isWorkInProgress } from "./draft.ts";
 import { isMergeable } from "./check.ts";
 
@@ -78,36 +76,41 @@ export async function pullViews(
     return sides.get(id);
   };
   const baseSide = side(base.repo.id);
-  // One `for-each-ref` per head repository for the whole page.
-  const headBranches = new Map<number, Promise<Map<string, string>>>();
+  // The heads from the branch table (kept in step with the refs by every push, merge and branch
+  // change): one query per head repository for the whole page, no git process.
+  const headBranches = new Map<number, Map<string, string>>();
   const headOf = (pull: PullRequestRow) => {
-    const headSide = side(pull.headRepoId);
-    if (!headSide || !repoDirExists(headSide.gitDir)) return Promise.resolve(new Map<string, string>());
     if (!headBranches.has(pull.headRepoId)) {
       const names = [...new Set(rows.filter((r) => r.pull.headRepoId === pull.headRepoId).map((r) => r.pull.headBranch))];
-      headBranches.set(pull.headRepoId, readBranchHeads(headSide.gitDir, names).then((hs) => new Map(hs.map((h) => [h.name, h.commitId]))));
+      headBranches.set(pull.headRepoId, new Map(branchModel.branchesNamed(env.db, pull.headRepoId, names).map((b) => [b.name, b.commitId])));
     }
-    return headBranches.get(pull.headRepoId)!;
+    return headBranches.get(pull.headRepoId)!.get(pull.headBranch);
   };
+  const baseBranches = new Map(
+    branchModel.branchesNamed(env.db, base.repo.id, [...new Set(rows.map((r) => r.pull.baseBranch))]).map((b) => [b.name, b.commitId]),
+  );
+  // Requests whose head branch is gone: the head the base repository keeps, in one git call.
+  const orphaned = rows.filter((r) => side(r.pull.headRepoId) === undefined || headOf(r.pull) === undefined).map((r) => r.pull.index);
+  const keptHeads = baseSide && orphaned.length ? await readPullHeads(baseSide.gitDir, orphaned) : new Map<number, string>();
 
   return Promise.all(
     rows.map(async ({ pull, issue }, i) => {
       const headSide = side(pull.headRepoId);
       let headSha = "";
       let headRef = `refs/pull/${pull.index}/head`;
-      const branchSha = (await headOf(pull)).get(pull.headBranch);
+      const branchSha = headSide ? headOf(pull) : undefined;
       if (branchSha) {
         headSha = branchSha;
         headRef = pull.headBranch;
-      } else if (baseSide) {
-        headSha = (await pullHeadCommit(baseSide.gitDir, pull)) ?? "";
+      } else {
+        headSha = keptHeads.get(pull.index) ?? "";
       }
       const view: PullView = {
         pull,
         issue: issues[i]!,
         draft: isWorkInProgress(issue.title),
         mergeable: isMergeable(pull.status, isWorkInProgress(issue.title)),
-        base: { branch: pull.baseBranch, ref: pull.baseBranch, sha: branchModel.getBranch(env.db, pull.baseRepoId, pull.baseBranch)?.commitId ?? "", side: baseSide },
+        base: { branch: pull.baseBranch, ref: pull.baseBranch, sha: baseBranches.get(pull.baseBranch) ?? "", side: baseSide },
         head: { branch: pull.headBranch, ref: headRef, sha: headSha, side: headSide },
         requestedReviewers: (requests.get(issue.id) ?? []).map((r) => people.get(r.reviewerId)).filter((u): u is UserRow => !!u),
         requestedTeams: (requests.get(issue.id) ?? []).flatMap((r) => {

@@ -89,6 +89,12 @@ export interface SearchInput extends Paging {
   onlyPublic?: boolean;
 }
 
+/** The repositories a search would find, all of them, with only what a permission check reads. */
+export function searchRepoScope(env: Env, viewer: Doer | undefined, input: Omit<SearchInput, "sort" | "descending" | "offset" | "limit">): repos.RepoAccessRow[] {
+  const { onlyPublic, ...search } = input;
+  return repos.listRepoAccessRows(env.db, { ...viewerFilter(env, onlyPublic ? undefined : viewer), ...search });
+}
+
 export function searchRepos(env: Env, viewer: Doer | undefined, input: SearchInput) {
   const { onlyPublic, ...search } = input;
   return repos.listRepos(env.db, { ...viewerFilter(env, onlyPublic ? undefined : viewer), ...search });
