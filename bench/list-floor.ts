@@ -43,10 +43,7 @@ const q = {
   milestonesByIds: db.query("SELECT * FROM milestone WHERE id IN (SELECT value FROM json_each(?))"),
   pullsOf: db.query("SELECT * FROM pull_request WHERE issue_id IN (SELECT value FROM json_each(?))"),
   branch: db.query("SELECT commit_id FROM branch WHERE repo_id = ? AND name = ?"),
-  commentPage: db.query(
-    "SELECT c.* FROM comment c WHERE c.issue_id IN (SELECT id FROM issue WHERE repo_id = ?1) AND c.type = 0 ORDER BY c.created_unix ASC, c.id ASC LIMIT ?2 OFFSET ?3",
-  ),
-  commentTotal: db.query("SELECT count(*) AS n FROM comment c JOIN issue i ON i.id = c.issue_id WHERE i.repo_id = ? AND c.type = 0"),
+  commentPage: db.query("SELECT * FROM comment WHERE repo_id = ?1 AND type = 0 ORDER BY created_unix ASC, id ASC LIMIT ?2 OFFSET ?3"),
   issueNumbers: db.query("SELECT id, `index`, is_pull FROM issue WHERE id IN (SELECT value FROM json_each(?))"),
   repoSearch: db.query("SELECT * FROM repository ORDER BY lower_name ASC, id ASC LIMIT ? OFFSET ?"),
   repoCount: db.query("SELECT count(*) AS n FROM repository"),
@@ -367,7 +364,7 @@ function repoComments(url: URL, owner: string, name: string): Response {
       updated_at: iso(c.updated_unix),
     };
   });
-  return listResponse(url, body, (q.commentTotal.get(r.id) as Row).n, p);
+  return listResponse(url, body, r.num_comments, p);
 }
 
 function repoSearch(url: URL): Response {

@@ -284,7 +284,7 @@ export async function seedScale(o: SeedOptions): Promise<SeedResult> {
   }
   db.transaction((tx) => {
     for (const [rid, c] of counters) {
-      tx.update(repositories).set({ numIssues: c.issues, numClosedIssues: c.closedIssues, numPulls: c.pulls, numClosedPulls: c.closedPulls }).where(eq(repositories.id, rid)).run();
+      tx.update(repositories).set({ numIssues: c.issues, numClosedIssues: c.closedIssues, numPulls: c.pulls, numClosedPulls: c.closedPulls, numComments: rid === bigId ? commentTotal : 0 }).where(eq(repositories.id, rid)).run();
       tx.insert(issueIndexes).values({ repoId: rid, maxIndex: c.issues + c.pulls }).onConflictDoNothing().run();
     }
     for (const id of [bigId, smallId]) tx.update(repositories).set({ numMilestones: 10 }).where(eq(repositories.id, id)).run();

@@ -9,6 +9,17 @@ import { toAPIUser } from "./user.ts";
 import { toAPITeam } from "./team.ts";
 import type { APIChangedFile, APIPRBranchInfo, APIPullRequest } from "../shapes/pull.ts";
 
+/**
+ * A page of pull requests shares its base (and mostly its head) repository: the view gives each
+ * side once per page, so its JSON is built once per side, not twice per request.
+ */
+const repoJson = new WeakMap<NonNullable<PullBranchView["side"]>, ReturnType<typeof toAPIRepo>>();
+function sideRepo(settings: Settings, side: NonNullable<PullBranchView["side"]>) {
+  let json = repoJson.get(side);
+  if (!json) repoJson.set(side, (json = toAPIRepo(settings, side)));
+  return json;
+}
+
 function branchInfo(settings: Settings, b: PullBranchView): APIPRBranchInfo {
   return {
     label: b.branch,
@@ -16,7 +27,7 @@ function branchInfo(settings: Settings, b: PullBranchView): APIPRBranchInfo {
     sha: b.sha,
     // Gitea leaves -1 when the head repository is gone.
     repo_id: b.side ? b.side.repo.id : -1,
-    repo: b.side ? toAPIRepo(settings, b.side) : null,
+    repo: b.side ? sideRepo(settings, b.side) : null,
   };
 }
 

@@ -2,7 +2,7 @@ import { and, asc, count, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { prepared } from "../db/prepared.ts";
 import { idsParam, inIdsPlaceholder } from "./id-list.ts";
 import type { Tx } from "../db/client.ts";
-import { comments, CommentType, issues, type CommentRow, type NewCommentRow } from "../db/schema/index.ts";
+import { comments, CommentType, issues, repositories, type CommentRow, type NewCommentRow } from "../db/schema/index.ts";
 
 export function insertComment(tx: Tx, row: NewCommentRow): CommentRow {
   return tx.insert(comments).values({ ...row, repoId: repoOfIssue(row.issueId) }).returning().get();
@@ -13,14 +13,37 @@ export function repoOfIssue(issueId: number): SQL {
   return sql`(SELECT ${issues.repoId} FROM ${issues} WHERE ${issues.id} = ${issueId})`;
 }
 
-/** `num_comments` counts plain comments only, as in Gitea. */
+/**
+ * `num_comments` counts plain comments only, as in Gitea; the repository's total moves by the same
+ * difference in the same transaction (its comment list reads the total from there).
+ */
 export function recountIssueComments(tx: Tx, issueId: number): void {
-  tx.update(issues)
+  const before = tx.select({ n: issues.numComments, repoId: issues.repoId }).from(issues).where(eq(issues.id, issueId)).get();
+  if (!before) return;
+  const after = tx
+    .update(issues)
     .set({
       numComments: sql`(SELECT count(*) FROM ${comments} WHERE ${comments.issueId} = ${issueId} AND ${comments.type} = ${CommentType.Comment})`,
     })
     .where(eq(issues.id, issueId))
-    .run();
+    .returning({ n: issues.numComments })
+    .get()!;
+  if (after.n !== before.n) {
+    tx.update(repositories)
+      .set({ numComments: sql`${repositories.numComments} + ${after.n - before.n}` })
+      .where(eq(repositories.id, before.repoId))
+      .run();
+  }
+}
+
+/** A deleted issue's comments leave the repository's total. */
+export function removeRepoComments(tx: Tx, repoId: number, n: number): void {
+  if (n) tx.update(repositories).set({ numComments: sql`${repositories.numComments} - ${n}` }).where(eq(repositories.id, repoId)).run();
+}
+
+/** A repository's plain comments, from its counter. */
+export function repoCommentCount(tx: Tx, repoId: number): number {
+  return tx.select({ n: repositories.numComments }).from(repositories).where(eq(repositories.id, repoId)).get()?.n ?? 0;
 }
 
 export function getCommentById(tx: Tx, id: number): CommentRow | undefined {
@@ -84,6 +107,8 @@ export function findComments(tx: Tx, f: CommentFilter, page?: { offset: number; 
     ),
   );
   const rows = ids.map((id) => byId.get(id)).filter((c): c is CommentRow => c !== undefined);
-  const total = tx.select({ n: count() }).from(comments).where(where).get()!.n;
+  // The whole repository's plain comments: its counter, not a count of the rows.
+  const plain = f.repoId !== undefined && f.issueId === undefined && f.isPull === undefined && f.type === CommentType.Comment;
+  const total = plain && f.sinceUnix === undefined && f.beforeUnix === undefined ? repoCommentCount(tx, f.repoId!) : tx.select({ n: count() }).from(comments).where(where).get()!.n;
   return { rows, total };
 }

@@ -297,6 +297,7 @@ export function recountAfterRestore(tx: Tx, repoId: number, orgLabelIds: number[
       numClosedPulls: countIssues(true, true),
       numMilestones: sql`(SELECT count(*) FROM ${milestones} WHERE ${milestones.repoId} = ${repoId})`,
       numClosedMilestones: sql`(SELECT count(*) FROM ${milestones} WHERE ${milestones.repoId} = ${repoId} AND ${milestones.isClosed} = 1)`,
+      numComments: sql`(SELECT coalesce(sum(${issues.numComments}), 0) FROM ${issues} WHERE ${issues.repoId} = ${repoId})`,
     })
     .where(eq(repositories.id, repoId))
     .run();

@@ -119,8 +119,8 @@ export function lastCommentsOfIssues(tx: Tx, issueIds: number[]): Map<number, Co
 
 /**
  * Gitea's FindNotificationOptions, plus `visible`: per source, the repositories whose threads the
- * user may still see (the caller decides with the permission function). Anything not listed there
- * is left out, and so are threads whose issue is gone.
+ * user may still see (the caller decides with the permission function), or "all" when every thread
+ * is. Anything not listed there is left out.
  */
 export interface NotificationFilter {
   userId: number;
@@ -131,7 +131,7 @@ export interface NotificationFilter {
   updatedAfter?: number;
   /** updated_unix <= this */
   updatedBefore?: number;
-  visible: Map<number, number[]>;
+  visible: Map<number, number[]> | "all";
 }
 
 function where(f: NotificationFilter): SQL {
@@ -141,19 +141,13 @@ function where(f: NotificationFilter): SQL {
   if (f.sources?.length) conds.push(inArray(notifications.source, f.sources));
   if (f.updatedAfter) conds.push(gte(notifications.updatedUnix, f.updatedAfter));
   if (f.updatedBefore) conds.push(lte(notifications.updatedUnix, f.updatedBefore));
-  const visible: SQL[] = [];
-  for (const [source, repoIds] of f.visible) {
-    if (repoIds.length === 0) continue;
-    const onIssue = source === NotificationSource.Issue || source === NotificationSource.PullRequest;
-    visible.push(
-      and(
-        eq(notifications.source, source),
-        inArray(notifications.repoId, repoIds),
-        onIssue ? sql`EXISTS (SELECT 1 FROM ${issues} WHERE ${issues.id} = ${notifications.issueId})` : undefined,
-      )!,
-    );
+  if (f.visible !== "all") {
+    const visible: SQL[] = [];
+    for (const [source, repoIds] of f.visible) {
+      if (repoIds.length) visible.push(and(eq(notifications.source, source), inArray(notifications.repoId, repoIds))!);
+    }
+    conds.push(visible.length ? or(...visible)! : sql`0`);
   }
-  conds.push(visible.length ? or(...visible)! : sql`0`);
   return and(...conds)!;
 }
 

@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, inArray, or, sql, type SQL } from "drizzle-o
 import type { Tx } from "../db/client.ts";
 import { containsText } from "./like.ts";
 import { prepared } from "../db/prepared.ts";
+import { idsParam, inIdsPlaceholder } from "./id-list.ts";
 import {
   collaborations,
   orgUsers,
@@ -20,6 +21,11 @@ export function getRepoById(tx: Tx, id: number): RepoRow | undefined {
   return prepared(tx, "repo.byId", (t) =>
     t.select().from(repositories).where(eq(repositories.id, sql.placeholder("id"))).prepare(),
   ).get({ id });
+}
+
+export function getReposByIds(tx: Tx, ids: number[]): RepoRow[] {
+  if (ids.length === 0) return [];
+  return prepared(tx, "repo.byIds", (t) => t.select().from(repositories).where(inIdsPlaceholder(repositories.id)).prepare()).all(idsParam(ids));
 }
 
 export function getRepoByOwner(tx: Tx, ownerId: number, name: string): RepoRow | undefined {

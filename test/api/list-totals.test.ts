@@ -81,5 +81,12 @@ describe("totals follow every change", () => {
     const r = await t.json("GET", `${base}/issues/comments?limit=1&page=2`, { token });
     expect(r.headers.get("x-total-count")).toBe("2");
     expect(r.body.map((c: { body: string }) => c.body)).toEqual(["second"]);
+ 
+    const extra = await ok("POST", `${base}/issues/4/comments`, token, { body: "third" }, 201);
+    await t.ok("DELETE", `${base}/issues/comments/${extra.id}`, token, undefined, 204);
+    expect((await totals(`${base}/issues/comments`)).header).toBe(2);
+    // Deleting an issue takes its comments out of the repository's total.
+    await t.ok("DELETE", `${base}/issues/4`, token, undefined, 204);
+    expect(await totals(`${base}/issues/comments`)).toEqual({ header: 1, rows: 1 });
   });
 });

@@ -46,8 +46,10 @@ export const issues = sqliteTable(
   },
   (t) => [
     uniqueIndex("issue_repo_index_uq").on(t.repoId, t.index),
-    index("issue_poster_idx").on(t.posterId),
-    index("issue_milestone_idx").on(t.milestoneId),
+    // A poster's or a milestone's issues, by kind and state, newest first: filtered lists read and
+    // count from the index alone.
+    index("issue_poster_idx").on(t.posterId, t.repoId, t.isPull, t.isClosed, t.createdUnix),
+    index("issue_milestone_idx").on(t.milestoneId, t.isPull, t.isClosed, t.createdUnix),
     index("issue_updated_idx").on(t.updatedUnix),
     // One index per list order Gitea offers, led by what every list fixes (repository, kind, state),
     // so a page is read in order from the index and the rows skipped by an offset are never loaded.
@@ -94,7 +96,7 @@ export const issueLabels = sqliteTable(
       .notNull()
       .references(() => labels.id, { onDelete: "cascade" }),
   },
-  (t) => [uniqueIndex("issue_label_uq").on(t.issueId, t.labelId), index("issue_label_label_idx").on(t.labelId)],
+  (t) => [uniqueIndex("issue_label_uq").on(t.issueId, t.labelId), index("issue_label_label_idx").on(t.labelId, t.issueId)],
 );
 
 export const milestones = sqliteTable(
@@ -383,6 +385,8 @@ export const notifications = sqliteTable(
   },
   (t) => [
     index("notification_user_status_idx").on(t.userId, t.status, t.updatedUnix),
+    // A deleted issue's threads are deleted with it.
+    index("notification_issue_idx").on(t.issueId),
     uniqueIndex("notification_user_issue_uq").on(t.userId, t.repoId, t.source, t.issueId, t.commitId),
   ],
 );

@@ -72,6 +72,8 @@ export const repositories = sqliteTable(
     numMilestones: integer("num_milestones").notNull().default(0),
     numClosedMilestones: integer("num_closed_milestones").notNull().default(0),
     numReleases: integer("num_releases").notNull().default(0),
+    /** Plain comments on all its issues and pull requests (the sum of their `num_comments`): the total of its comment list. */
+    numComments: integer("num_comments").notNull().default(0),
     /** Bytes of the git repository on disk, refreshed by housekeeping and after pushes. */
     size: integer("size").notNull().default(0),
     createdUnix: integer("created_unix").notNull(),

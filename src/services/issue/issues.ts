@@ -1,3 +1,5 @@
+import { removeRepoComments } from "../../models/comment.ts";
+import { deleteIssueNotifications } from "../../models/notification.ts";
 import type { Env } from "../env.ts";
 import { writeTx, type Tx } from "../../db/client.ts";
 import { CommentType, type IssueRow, type UserRow } from "../../db/schema/index.ts";
@@ -231,8 +233,12 @@ export async function deleteIssue(env: Env, ic: Administers<IssueContext>): Prom
   writeTx(env.db, (tx) => {
     // Attachments have no foreign key to the issue (release assets share the table): delete them explicitly.
     deleteAttachmentRows(tx, files.map((a) => a.id));
+    const current = issues.getIssueById(tx, issue.id) ?? issue;
     issues.deleteIssueRow(tx, issue.id);
-    issues.adjustRepoIssueCounters(tx, issue.repoId, issue.isPull, { all: -1, closed: issue.isClosed ? -1 : 0 });
+    // Its threads go in the same transaction, so a list never shows a thread without its issue.
+    deleteIssueNotifications(tx, issue.id);
+    issues.adjustRepoIssueCounters(tx, issue.repoId, issue.isPull, { all: -1, closed: current.isClosed ? -1 : 0 });
+    removeRepoComments(tx, issue.repoId, current.numComments);
     recountMilestone(tx, issue.milestoneId);
     recountLabels(tx, labelIds);
     issueChanged(tx, env, { kind: "deleted", issue, repo: ic.repo });

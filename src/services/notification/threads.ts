@@ -9,7 +9,7 @@ import {
   type UserRow,
 } from "../../db/schema/index.ts";
 import * as notifications from "../../models/notification.ts";
-import { getRepoById } from "../../models/repo.ts";
+import { getRepoById, getReposByIds } from "../../models/repo.ts";
 import { getIssuesByIds } from "../../models/issue.ts";
 import { Forbidden, NotFound } from "../../lib/errors.ts";
 import { nowUnix } from "../../lib/time.ts";
@@ -85,7 +85,7 @@ export interface ThreadQuery {
  */
 function visibility(env: Env, viewer: Viewer, repoId?: number) {
   const pairs = notifications.threadRepos(env.db, viewer.user.id, repoId);
-  const rows = [...new Set(pairs.map((p) => p.repoId))].map((id) => getRepoById(env.db, id)).filter((r) => r !== undefined);
+  const rows = getReposByIds(env.db, [...new Set(pairs.map((p) => p.repoId))]);
   const contexts = new Map(
     withContext(env, viewer.user, rows).map((rc) => [rc.repo.id, rc]),
   );
@@ -100,14 +100,19 @@ function visibility(env: Env, viewer: Viewer, repoId?: number) {
     if (rc.perm.canRead("pulls")) allow(NotificationSource.PullRequest, rc.repo.id);
     if (rc.perm.hasAccess()) allow(NotificationSource.Repository, rc.repo.id);
   }
-  return { visible, contexts };
+  // Usually every thread is still visible: then the lists need no condition on repositories at all.
+  const everything = pairs.every((p) => visible.get(p.source)?.includes(p.repoId));
+  return { visible: everything ? "all" as const : visible, contexts };
 }
 
 function views(env: Env, rows: NotificationRow[], contexts: Map<number, RepoContext>): ThreadView[] {
   const issueIds = [...new Set(rows.map((n) => n.issueId).filter((id) => id > 0))];
   const issues = new Map(getIssuesByIds(env.db, issueIds).map((i) => [i.id, i]));
   const lastComments = notifications.lastCommentsOfIssues(env.db, issueIds);
-  return rows.map((notification) => ({
+  // A deleted issue's threads go in the deletion's transaction; one the event worker wrote just
+  // before it processed the deletion is not shown meanwhile.
+  const shown = rows.filter((n) => n.issueId === 0 || issues.has(n.issueId));
+  return shown.map((notification) => ({
     notification,
     status: notification.status === NotificationStatus.Pinned ? "pinned" : notification.status === NotificationStatus.Read ? "read" : "unread",
     subjectType: SUBJECT[notification.source] ?? "Issue",
@@ -117,7 +122,7 @@ function views(env: Env, rows: NotificationRow[], contexts: Map<number, RepoCont
   }));
 }
 
-function filterOf(viewer: Viewer, q: ThreadQuery, visible: Map<number, number[]>): notifications.NotificationFilter {
+function filterOf(viewer: Viewer, q: ThreadQuery, visible: notifications.NotificationFilter["visible"]): notifications.NotificationFilter {
   return { userId: viewer.user.id, ...q, visible };
 }
 
