@@ -83,14 +83,17 @@ export type IssueSort =
   | "farduedate"
   | "priority";
 
+/** Repositories by id, or "everywhere": every repository with the kind's unit (issues, pull requests) enabled. */
+export type RepoSet = number[] | "everywhere";
+
 export interface IssueListFilter {
   /** Repositories to look in. */
-  repoIds: number[];
+  repoIds: RepoSet;
   /**
    * When set, pull requests come only from these repositories and issues only from `repoIds` (a
    * search across repositories where the doer reads one unit but not the other).
    */
-  pullRepoIds?: number[];
+  pullRepoIds?: RepoSet;
   isPull?: boolean;
   isClosed?: boolean;
   /** Every one of these labels (ids). */
@@ -171,7 +174,7 @@ function narrowingConditions(f: IssueListFilter): SQL[] {
 /** One kind (issues or pull requests) in some repositories: a branch of the query. */
 interface Arm {
   isPull: boolean;
-  repoIds: number[];
+  repoIds: RepoSet;
 }
 
 /**
@@ -182,11 +185,25 @@ function armsOf(f: IssueListFilter): Arm[] {
   const kinds = f.isPull === undefined ? [false, true] : [f.isPull];
   return kinds
     .map((isPull) => ({ isPull, repoIds: isPull && f.pullRepoIds ? f.pullRepoIds : f.repoIds }))
-    .filter((a) => a.repoIds.length > 0);
+    .filter((a) => a.repoIds === "everywhere" || a.repoIds.length > 0);
 }
 
+const unitFlag = (isPull: boolean) => (isPull ? repositories.hasPullRequests : repositories.hasIssues);
+
 /** Open and closed issues of the repositories, by kind, from their counters (kept in step by every change). */
-function counted(tx: Tx, repoIds: number[]): { issues: number; closedIssues: number; pulls: number; closedPulls: number } {
+function counted(tx: Tx, repoIds: RepoSet, isPull: boolean): { issues: number; closedIssues: number; pulls: number; closedPulls: number } {
+  if (repoIds === "everywhere") {
+    return tx
+      .select({
+        issues: sql<number>`coalesce(sum(${repositories.numIssues}), 0)`,
+        closedIssues: sql<number>`coalesce(sum(${repositories.numClosedIssues}), 0)`,
+        pulls: sql<number>`coalesce(sum(${repositories.numPulls}), 0)`,
+        closedPulls: sql<number>`coalesce(sum(${repositories.numClosedPulls}), 0)`,
+      })
+      .from(repositories)
+      .where(eq(unitFlag(isPull), true))
+      .get()!;
+  }
   return prepared(tx, "repo.issueCounters", (t) =>
     t
       .select({
@@ -212,7 +229,12 @@ function armTotal(c: ReturnType<typeof counted>, isPull: boolean, isClosed: bool
  * across many repositories: the kind's newest-first index, keeping the wanted repositories (`+`
  * stops SQLite from choosing the per-repository index for the membership test).
  */
-function inRepos(repoIds: number[], issueCount: number): SQL {
+function inRepos(repoIds: RepoSet, isPull: boolean, issueCount: number): SQL {
+  if (repoIds === "everywhere") {
+    // Checked per issue walked, through the repository's primary key: a page walks few.
+    // (A scalar subquery: for EXISTS SQLite would first build a Bloom filter over every repository.)
+    return sql`(SELECT ${unitFlag(isPull)} FROM ${repositories} WHERE ${repositories.id} = ${issues.repoId}) = 1`;
+  }
   if (repoIds.length === 1) return eq(issues.repoId, repoIds[0]!);
   return issueCount <= PER_REPO_WALK_MAX ? inIdList(issues.repoId, repoIds) : inIdList(sql`+${issues.repoId}`, repoIds);
 }
@@ -238,20 +260,20 @@ export function listIssues(tx: Tx, f: IssueListFilter): { rows: IssueRow[]; tota
   const arms = armsOf(f);
   if (arms.length === 0) return { rows: [], total: 0 };
   const narrowing = narrowingConditions(f);
-  const counters = arms.map((a) => counted(tx, a.repoIds));
+  const counters = arms.map((a) => counted(tx, a.repoIds, a.isPull));
   const sizes = counters.map((c, i) => armTotal(c, arms[i]!.isPull, f.isClosed));
   const closed = f.isClosed === undefined ? inArray(issues.isClosed, [false, true]) : eq(issues.isClosed, f.isClosed);
-  const where = (a: Arm, size: number) => and(inRepos(a.repoIds, size), eq(issues.isPull, a.isPull), closed, ...narrowing)!;
+  const where = (a: Arm, size: number) => and(inRepos(a.repoIds, a.isPull, size), eq(issues.isPull, a.isPull), closed, ...narrowing)!;
   const order = ORDER[f.sort ?? "latest"];
   let ids: number[];
-  if (arms.length === 1 || arms[0]!.repoIds === arms[1]!.repoIds) {
+  if (arms.length === 1 || (Array.isArray(arms[0]!.repoIds) && arms[0]!.repoIds === arms[1]!.repoIds)) {
     const repoIds = arms[0]!.repoIds;
     const size = sizes.reduce((a, b) => a + b, 0);
     const kind = arms.length === 1 ? eq(issues.isPull, arms[0]!.isPull) : inArray(issues.isPull, [false, true]);
     ids = tx
       .select({ id: issues.id })
       .from(issues)
-      .where(and(inRepos(repoIds, size), kind, closed, ...narrowing))
+      .where(and(inRepos(repoIds, arms[0]!.isPull, size), kind, closed, ...narrowing))
       .orderBy(...order)
       .limit(f.limit)
       .offset(f.offset)

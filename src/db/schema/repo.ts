@@ -85,6 +85,9 @@ export const repositories = sqliteTable(
     index("repository_lower_name_idx").on(t.lowerName),
     index("repository_fork_id_idx").on(t.forkId),
     index("repository_is_private_idx").on(t.isPrivate),
+    // Site-wide totals of issues and pull requests (an administrator's search) summed from the index alone.
+    index("repository_issue_counts_idx").on(t.hasIssues, t.numIssues, t.numClosedIssues),
+    index("repository_pull_counts_idx").on(t.hasPullRequests, t.numPulls, t.numClosedPulls),
   ],
 );
 

@@ -182,7 +182,13 @@ function queriedFacts(db: Tx): AccessFacts {
   };
 }
 
-const factsOf = (src: PermissionSource) => src.facts ?? queriedFacts(src.db);
+const queried = new WeakMap<object, AccessFacts>();
+function factsOf(src: PermissionSource): AccessFacts {
+  if (src.facts) return src.facts;
+  let facts = queried.get(src.db);
+  if (!facts) queried.set(src.db, (facts = queriedFacts(src.db)));
+  return facts;
+}
 
 /**
  * The same source, with the account's collaborations, organizations and teams read once: asking

@@ -7,6 +7,7 @@ import { getTeamByName } from "../../models/team.ts";
 import { BadRequest } from "../../lib/errors.ts";
 import { searchRepoScope } from "../repo/list.ts";
 import { issueAccess } from "./access.ts";
+import { isPublicOnly } from "../access/permission.ts";
 import type { IssueView } from "./view.ts";
 
 export interface IssueSearchQuery {
@@ -48,6 +49,11 @@ function reposInScope(env: Env, doer: UserRow | undefined, q: IssueSearchQuery) 
     const team = getTeamByName(env.db, ownerId, q.team);
     if (!team) throw new BadRequest(`team does not exist [org_id ${ownerId}, team_id 0, name: ${q.team}]`);
     teamRepoIds = new Set(search.repoIdsOfTeam(env.db, team.id));
+  }
+  // A site administrator searching the whole site reads every repository's enabled units: no need
+  // to list them.
+  if (doer?.isAdmin && !isPublicOnly(doer) && ownerId === undefined) {
+    return { access: issueAccess(env, doer), issueRepoIds: "everywhere" as const, pullRepoIds: "everywhere" as const };
   }
   const rows = searchRepoScope(env, doer, { ownerId });
   const candidates = rows.filter((r) => !teamRepoIds || teamRepoIds.has(r.id));
