@@ -6,7 +6,8 @@
  *   1. hearth (`bun src/main.ts web`, a fresh work dir, an admin user and token made with
  *      `admin user create` / `admin user generate-access-token`) and the floors are started once;
  *   2. each round drives, for --seconds each, in rotating order: `POST /api/v1/repos/{o}/{r}/issues`,
- *      `POST /api/v1/repos/{o}/{r}/issues/{n}/comments` (on an issue made for the round), and the
+ *      `POST /api/v1/repos/{o}/{r}/issues/{n}/comments` (round-robin over --comment-issues issues
+ *      made for the round, so no issue grows to thousands of comments), and the
  *      floor's `POST` with synchronous=FULL and with synchronous=NORMAL, each with --inflight
  *      requests in flight from this process (a loop per slot: send, await the 201, send again);
  *   3. after each measurement the script waits until the server has gone idle (hearth's event
@@ -17,7 +18,7 @@
  * report gives medians over the rounds and hearth / floor as the median of per-round ratios.
  *
  *   bun bench/writes.ts [--rounds 5] [--seconds 5] [--inflight 8] [--warmup 2] [--quiet-wait 20]
- *                       [--label after] [--no-write] [--keep] [--cpu-prof DIR]
+ *                       [--comment-issues 100] [--label after] [--tree DIR] [--no-write] [--keep] [--cpu-prof DIR]
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, tmpdir } from "node:os";
@@ -48,6 +49,10 @@ const O = {
   warmup: opt("warmup", 2),
   quietWait: opt("quiet-wait", 20),
   label: optStr("label", "after"),
+  /** Another checkout of hearth to measure (its src/main.ts), e.g. the commit before a change. */
+  tree: resolve(optStr("tree", ROOT)),
+  /** Issues the comments are spread over, round-robin (a fresh set each round). */
+  commentIssues: opt("comment-issues", 100),
   /** Runs hearth under `bun --cpu-prof --cpu-prof-md` and leaves the profiles in this directory. */
   cpuProf: optStr("cpu-prof", ""),
   write: !argv.includes("--no-write"),
@@ -158,7 +163,7 @@ interface Load {
   otherCpus: number;
 }
 
-async function drive(pid: number, url: string, headers: Record<string, string>, body: (i: number) => unknown, seconds: number): Promise<Load> {
+async function drive(pid: number, target: string | ((i: number) => string), headers: Record<string, string>, body: (i: number) => unknown, seconds: number): Promise<Load> {
   const lat: number[] = [];
   let n = 0;
   const cpu0 = cpuMs(pid);
@@ -170,6 +175,7 @@ async function drive(pid: number, url: string, headers: Record<string, string>, 
     while (performance.now() < deadline) {
       const i = n++;
       const s = performance.now();
+      const url = typeof target === "string" ? target : target(i);
       const res = await fetch(url, { method: "POST", headers, body: JSON.stringify(body(i)) });
       const text = await res.text();
       if (res.status !== 201) throw new Error(`${url} answered ${res.status}: ${text.slice(0, 300)}`);
@@ -215,7 +221,7 @@ async function main() {
   mkdirSync(dirname(config), { recursive: true });
   writeFileSync(config, `[server]\nHTTP_ADDR = 127.0.0.1\nHTTP_PORT = ${port}\nDOMAIN = 127.0.0.1\n\n[log]\nLEVEL = warn\n`);
   const env = { HEARTH_WORK_DIR: work };
-  const main = join(ROOT, "src", "main.ts");
+  const main = join(O.tree, "src", "main.ts");
   await run([BUN, main, "admin", "user", "create", "--username", "bench", "--password", "benchpass123", "--email", "bench@example.com",
     "--admin", "--must-change-password=false", "--config", config], env);
   const token = (await run([BUN, main, "admin", "user", "generate-access-token", "--username", "bench", "--raw", "--config", config], env)).trim();
@@ -252,16 +258,27 @@ async function main() {
 
   const issueBody = (i: number) => ({ title: `bench issue ${i}`, body: `Created by bench/writes.ts, number ${i}, with some **markdown** and a link to #1.` });
   const commentBody = (i: number) => ({ body: `Comment ${i} from bench/writes.ts, with some **markdown** and a mention of #1.` });
-  const newIssue = async () => {
-    const r = await fetch(issuesUrl, { method: "POST", headers, body: JSON.stringify({ title: "comments go here" }) });
-    if (r.status !== 201) throw new Error(`creating an issue: ${r.status}`);
-    return ((await r.json()) as { number: number }).number;
+  const newIssues = async (n: number) => {
+    const numbers: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const r = await fetch(issuesUrl, { method: "POST", headers, body: JSON.stringify({ title: "comments go here" }) });
+      if (r.status !== 201) throw new Error(`creating an issue: ${r.status}`);
+      numbers.push(((await r.json()) as { number: number }).number);
+    }
+    await waitIdle(hearth.pid);
+    return numbers;
   };
 
   type Target = { name: string; go: () => Promise<Load> };
   const targets: Target[] = [
     { name: "hearth: issues", go: () => drive(hearth.pid, issuesUrl, headers, issueBody, O.seconds) },
-    { name: "hearth: comments", go: async () => drive(hearth.pid, `${issuesUrl}/${await newIssue()}/comments`, headers, commentBody, O.seconds) },
+    {
+      name: "hearth: comments",
+      go: async () => {
+        const pool = await newIssues(O.commentIssues);
+        return drive(hearth.pid, (i) => `${issuesUrl}/${pool[i % pool.length]}/comments`, headers, commentBody, O.seconds);
+      },
+    },
     { name: "floor: synchronous=FULL", go: () => drive(floors.FULL!.proc.pid, floors.FULL!.url, headers, issueBody, O.seconds) },
     { name: "floor: synchronous=NORMAL", go: () => drive(floors.NORMAL!.proc.pid, floors.NORMAL!.url, headers, issueBody, O.seconds) },
   ];
@@ -302,8 +319,9 @@ async function main() {
   };
   let head = "?";
   try {
-    head = (await run(["git", "rev-parse", "--short", "HEAD"], {})).trim();
-    if ((await run(["git", "status", "--porcelain", "--", "src"], {})).trim()) head += " (src/ with uncommitted changes)";
+    head = (await run(["git", "-C", O.tree, "rev-parse", "--short", "HEAD"], {})).trim();
+    if ((await run(["git", "-C", O.tree, "status", "--porcelain", "--", "src"], {})).trim()) head += " (src/ with uncommitted changes)";
+    if (O.tree !== ROOT) head += ` (checked out in ${O.tree})`;
   } catch {}
   const lines = [
     `### ${O.label === "before" ? "Before" : O.label === "after" ? "After" : O.label} (\`--label ${O.label}\`)`,

@@ -1,6 +1,6 @@
 import { and, asc, count, eq, sql, type SQL } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
-import { comments, CommentType, issues, type CommentRow, type NewCommentRow } from "../db/schema/index.ts";
+import { comments, CommentType, issues, type CommentRow, type IssueRow, type NewCommentRow } from "../db/schema/index.ts";
 
 export function insertComment(tx: Tx, row: NewCommentRow): CommentRow {
   return tx.insert(comments).values(row).returning().get();
@@ -14,6 +14,20 @@ export function recountIssueComments(tx: Tx, issueId: number): void {
     })
     .where(eq(issues.id, issueId))
     .run();
+}
+
+/**
+ * A plain comment was added: the issue's count moves by one and its update time to `updatedUnix`
+ * (Gitea's CreateComment increments too). Recounting instead reads every comment of the issue,
+ * which made each comment cost more than the one before.
+ */
+export function commentAdded(tx: Tx, issueId: number, updatedUnix: number): IssueRow | undefined {
+  return tx
+    .update(issues)
+    .set({ numComments: sql`${issues.numComments} + 1`, updatedUnix })
+    .where(eq(issues.id, issueId))
+    .returning()
+    .get();
 }
 
 export function getCommentById(tx: Tx, id: number): CommentRow | undefined {

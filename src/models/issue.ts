@@ -73,6 +73,18 @@ export function recountRepoIssues(tx: Tx, repoId: number): void {
     .run();
 }
 
+/**
+ * A new open issue or pull request: its repository's counter moves by one, where a recount would
+ * read every issue of the repository, more with each one created. The closed counters stay (an
+ * issue is inserted open; closing it recounts).
+ */
+export function issueAdded(tx: Tx, repoId: number, isPull: boolean): void {
+  tx.update(repositories)
+    .set(isPull ? { numPulls: sql`${repositories.numPulls} + 1` } : { numIssues: sql`${repositories.numIssues} + 1` })
+    .where(eq(repositories.id, repoId))
+    .run();
+}
+
 export type IssueSort =
   | "latest"
   | "oldest"

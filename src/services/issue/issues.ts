@@ -120,7 +120,7 @@ export function insertIssueTx(tx: Tx, doer: UserRow, rc: RepoContext, f: NewIssu
   });
   if (f.labelIds.length) applyIssueLabels(tx, issue, rc.repo, doer, f.labelIds, false);
   if (f.assigneeIds.length) issues.setAssignees(tx, issue.id, f.assigneeIds);
-  issues.recountRepoIssues(tx, rc.repo.id);
+  issues.issueAdded(tx, rc.repo.id, f.isPull);
   recountMilestone(tx, f.milestoneId);
   return issue;
 }
