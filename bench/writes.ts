@@ -18,7 +18,8 @@
  * report gives medians over the rounds and hearth / floor as the median of per-round ratios.
  *
  *   bun bench/writes.ts [--rounds 5] [--seconds 5] [--inflight 8] [--warmup 2] [--quiet-wait 20]
- *                       [--comment-issues 100] [--label after] [--tree DIR] [--no-write] [--keep] [--cpu-prof DIR]
+ *                       [--comment-issues 100] [--label after] [--tree DIR] [--compare DIR] [--no-write] [--keep]
+ *                       [--cpu-prof DIR]
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, tmpdir } from "node:os";
@@ -51,6 +52,8 @@ const O = {
   label: optStr("label", "after"),
   /** Another checkout of hearth to measure (its src/main.ts), e.g. the commit before a change. */
   tree: resolve(optStr("tree", ROOT)),
+  /** A second checkout measured in the same rounds (e.g. the commit before a change), for a paired ratio. */
+  compare: optStr("compare", "") && resolve(optStr("compare", "")),
   /** Issues the comments are spread over, round-robin (a fresh set each round). */
   commentIssues: opt("comment-issues", 100),
   /** Runs hearth under `bun --cpu-prof --cpu-prof-md` and leaves the profiles in this directory. */
@@ -207,39 +210,69 @@ async function drive(pid: number, target: string | ((i: number) => string), head
 
 // ---- main
 
-async function main() {
-  const started = new Date();
-  // hearth, from the source tree (what a change measures), with a fresh work dir.
+/** One `hearth web` of `tree` with a fresh work dir, an admin user, a token and a repository. */
+async function startHearth(tree: string, name: string, profile: boolean) {
   const port = (() => {
     const s = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response() });
     const p = s.port!;
     s.stop(true);
     return p;
   })();
-  const work = join(tmp, "hearth");
+  const work = join(tmp, name);
   const config = join(work, "custom", "conf", "app.ini");
   mkdirSync(dirname(config), { recursive: true });
   writeFileSync(config, `[server]\nHTTP_ADDR = 127.0.0.1\nHTTP_PORT = ${port}\nDOMAIN = 127.0.0.1\n\n[log]\nLEVEL = warn\n`);
   const env = { HEARTH_WORK_DIR: work };
-  const main = join(O.tree, "src", "main.ts");
+  const main = join(tree, "src", "main.ts");
   await run([BUN, main, "admin", "user", "create", "--username", "bench", "--password", "benchpass123", "--email", "bench@example.com",
     "--admin", "--must-change-password=false", "--config", config], env);
   const token = (await run([BUN, main, "admin", "user", "generate-access-token", "--username", "bench", "--raw", "--config", config], env)).trim();
-  const log = join(tmp, "hearth-web.log");
-  const prof = O.cpuProf ? ["--cpu-prof", "--cpu-prof-md", `--cpu-prof-dir=${resolve(O.cpuProf)}`] : [];
-  const hearth = spawn([BUN, ...prof, main, "web", "--config", config, "--port", String(port)], env, log);
+  const log = join(tmp, `${name}-web.log`);
+  const prof = profile ? ["--cpu-prof", "--cpu-prof-md", `--cpu-prof-dir=${resolve(O.cpuProf)}`] : [];
+  const proc = spawn([BUN, ...prof, main, "web", "--config", config, "--port", String(port)], env, log);
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
     try {
       if ((await fetch(`${base}/api/v1/version`)).status === 200) break;
     } catch {}
-    if (hearth.exitCode !== null || i > 3000) throw new Error("hearth did not start");
+    if (proc.exitCode !== null || i > 3000) throw new Error(`hearth (${tree}) did not start`);
     await Bun.sleep(10);
   }
   const headers = { Authorization: `token ${token}`, "Content-Type": "application/json" };
   const repoRes = await fetch(`${base}/api/v1/user/repos`, { method: "POST", headers, body: JSON.stringify({ name: "bench" }) });
   if (repoRes.status !== 201) throw new Error(`creating the repository: ${repoRes.status} ${await repoRes.text()}`);
   const issuesUrl = `${base}/api/v1/repos/bench/bench/issues`;
+  /** Issues to comment on, made before a measurement (and their events settled). */
+  const newIssues = async (n: number) => {
+    const numbers: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const r = await fetch(issuesUrl, { method: "POST", headers, body: JSON.stringify({ title: "comments go here" }) });
+      if (r.status !== 201) throw new Error(`creating an issue: ${r.status}`);
+      numbers.push(((await r.json()) as { number: number }).number);
+    }
+    await waitIdle(proc.pid);
+    return numbers;
+  };
+  return { proc, log, headers, issuesUrl, newIssues, tree };
+}
+
+async function gitHead(tree: string): Promise<string> {
+  try {
+    let head = (await run(["git", "-C", tree, "rev-parse", "--short", "HEAD"], {})).trim();
+    if ((await run(["git", "-C", tree, "status", "--porcelain", "--", "src"], {})).trim()) head += " (src/ with uncommitted changes)";
+    return head;
+  } catch {
+    return "?";
+  }
+}
+
+async function main() {
+  const started = new Date();
+  // hearth from the tree measured (this one, or --tree), and with --compare a second one in the same rounds.
+  const hearths = [await startHearth(O.tree, "hearth", Boolean(O.cpuProf))];
+  if (O.compare) hearths.push(await startHearth(O.compare, "hearth-compare", false));
+  const hearthName = async (h: (typeof hearths)[number]) => (O.compare ? `hearth ${await gitHead(h.tree)}` : "hearth");
+  const headers = hearths[0]!.headers;
 
   // The floors, one database each.
   const floors: Record<string, { proc: Child; url: string }> = {};
@@ -258,30 +291,26 @@ async function main() {
 
   const issueBody = (i: number) => ({ title: `bench issue ${i}`, body: `Created by bench/writes.ts, number ${i}, with some **markdown** and a link to #1.` });
   const commentBody = (i: number) => ({ body: `Comment ${i} from bench/writes.ts, with some **markdown** and a mention of #1.` });
-  const newIssues = async (n: number) => {
-    const numbers: number[] = [];
-    for (let i = 0; i < n; i++) {
-      const r = await fetch(issuesUrl, { method: "POST", headers, body: JSON.stringify({ title: "comments go here" }) });
-      if (r.status !== 201) throw new Error(`creating an issue: ${r.status}`);
-      numbers.push(((await r.json()) as { number: number }).number);
-    }
-    await waitIdle(hearth.pid);
-    return numbers;
-  };
 
   type Target = { name: string; go: () => Promise<Load> };
-  const targets: Target[] = [
-    { name: "hearth: issues", go: () => drive(hearth.pid, issuesUrl, headers, issueBody, O.seconds) },
-    {
-      name: "hearth: comments",
-      go: async () => {
-        const pool = await newIssues(O.commentIssues);
-        return drive(hearth.pid, (i) => `${issuesUrl}/${pool[i % pool.length]}/comments`, headers, commentBody, O.seconds);
+  const targets: Target[] = [];
+  for (const h of hearths) {
+    const name = await hearthName(h);
+    targets.push(
+      { name: `${name}: issues`, go: () => drive(h.proc.pid, h.issuesUrl, h.headers, issueBody, O.seconds) },
+      {
+        name: `${name}: comments`,
+        go: async () => {
+          const pool = await h.newIssues(O.commentIssues);
+          return drive(h.proc.pid, (i) => `${h.issuesUrl}/${pool[i % pool.length]}/comments`, h.headers, commentBody, O.seconds);
+        },
       },
-    },
+    );
+  }
+  targets.push(
     { name: "floor: synchronous=FULL", go: () => drive(floors.FULL!.proc.pid, floors.FULL!.url, headers, issueBody, O.seconds) },
     { name: "floor: synchronous=NORMAL", go: () => drive(floors.NORMAL!.proc.pid, floors.NORMAL!.url, headers, issueBody, O.seconds) },
-  ];
+  );
 
   // Warm-up (JIT, page cache, connection pools), not reported.
   for (const t of targets) {
@@ -305,10 +334,14 @@ async function main() {
     }
   }
 
-  const code = await stop(hearth);
+  const codes: string[] = [];
+  let warnLines: string[] = [];
+  for (const h of hearths) {
+    codes.push(`${await hearthName(h)} exited with code ${await stop(h.proc)} on SIGTERM`);
+    const logText = (existsSync(h.log) ? readFileSync(h.log, "utf8") : "") + (existsSync(`${h.log}.err`) ? readFileSync(`${h.log}.err`, "utf8") : "");
+    warnLines = warnLines.concat(logText.split("\n").filter((l) => /\b(warn|error|fatal)\b/i.test(l)));
+  }
   for (const f of Object.values(floors)) await stop(f.proc);
-  const logText = (existsSync(log) ? readFileSync(log, "utf8") : "") + (existsSync(`${log}.err`) ? readFileSync(`${log}.err`, "utf8") : "");
-  const warnLines = logText.split("\n").filter((l) => /\b(warn|error|fatal)\b/i.test(l));
 
   // ---- report
   const ratio = (a: string, b: string) => median(results[a]!.map((r, i) => r.rate / results[b]![i]!.rate));
@@ -317,16 +350,26 @@ async function main() {
     const rates = rs.map((r) => r.rate);
     return `| ${name} | ${fmt(median(rates))} | ${fmt(Math.min(...rates))} – ${fmt(Math.max(...rates))} | ${median(rs.map((r) => r.p50ms)).toFixed(2)} ms | ${median(rs.map((r) => r.p99ms)).toFixed(2)} ms | ${fmt(median(rs.map((r) => r.cpuUs)))} µs | ${fmt(median(rs.map((r) => r.afterUs)))} µs | ${median(rs.map((r) => r.otherCpus)).toFixed(2)} |`;
   };
-  let head = "?";
-  try {
-    head = (await run(["git", "-C", O.tree, "rev-parse", "--short", "HEAD"], {})).trim();
-    if ((await run(["git", "-C", O.tree, "status", "--porcelain", "--", "src"], {})).trim()) head += " (src/ with uncommitted changes)";
-    if (O.tree !== ROOT) head += ` (checked out in ${O.tree})`;
-  } catch {}
+  const ratios: string[] = [];
+  for (const h of hearths) {
+    const n = await hearthName(h);
+    ratios.push(
+      `${n} / floor (median of per-round ratios): issues ${ratio(`${n}: issues`, "floor: synchronous=FULL").toFixed(3)}× the FULL floor, ` +
+        `${ratio(`${n}: issues`, "floor: synchronous=NORMAL").toFixed(3)}× the NORMAL floor; comments ${ratio(`${n}: comments`, "floor: synchronous=FULL").toFixed(3)}× FULL, ` +
+        `${ratio(`${n}: comments`, "floor: synchronous=NORMAL").toFixed(3)}× NORMAL.`,
+    );
+  }
+  if (O.compare) {
+    const [a, b] = [await hearthName(hearths[0]!), await hearthName(hearths[1]!)];
+    ratios.push(
+      `**${a} / ${b}** (median of per-round ratios): issues **${ratio(`${a}: issues`, `${b}: issues`).toFixed(2)}×**, comments **${ratio(`${a}: comments`, `${b}: comments`).toFixed(2)}×**.`,
+    );
+  }
+  const trees = await Promise.all(hearths.map(async (h) => `git ${await gitHead(h.tree)}${h.tree !== ROOT ? ` (checked out in ${h.tree})` : ""}`));
   const lines = [
     `### ${O.label === "before" ? "Before" : O.label === "after" ? "After" : O.label} (\`--label ${O.label}\`)`,
     "",
-    `- **Date:** ${started.toISOString()}; **hearth:** git ${head}, \`bun src/main.ts web\`, \`[log] LEVEL = warn\``,
+    `- **Date:** ${started.toISOString()}; **hearth:** ${trees.join(" and ")}, \`bun src/main.ts web\`, \`[log] LEVEL = warn\``,
     `- **Command:** \`${["bun bench/writes.ts", ...argv].join(" ")}\``,
     `- **Machine:** ${availableParallelism()} CPUs, ${cpus()[0]?.model ?? "?"}; Bun ${Bun.version}; ${O.inflight} requests in flight from one client process, ${O.seconds} s per measurement, ${O.rounds} rounds in rotating order`,
     "",
@@ -334,12 +377,10 @@ async function main() {
     "|---|---:|---:|---:|---:|---:|---:|---:|",
     ...targets.map((t) => row(t.name)),
     "",
-    `hearth / floor (median of per-round ratios): issues ${ratio("hearth: issues", "floor: synchronous=FULL").toFixed(3)}× the FULL floor, ` +
-      `${ratio("hearth: issues", "floor: synchronous=NORMAL").toFixed(3)}× the NORMAL floor; comments ${ratio("hearth: comments", "floor: synchronous=FULL").toFixed(3)}× FULL, ` +
-      `${ratio("hearth: comments", "floor: synchronous=NORMAL").toFixed(3)}× NORMAL.`,
+    ...ratios,
     `Per round, creations/s: ${targets.map((t) => `${t.name} ${results[t.name]!.map((r) => fmt(r.rate)).join(", ")}`).join("; ")}.`,
     warnLines.length ? `hearth logged ${warnLines.length} line(s) at warn or above, the first: \`${warnLines[0]!.slice(0, 200)}\`.` : "hearth logged nothing at warn or above.",
-    `hearth exited with code ${code} on SIGTERM.`,
+    `${codes.join("; ")}.`,
   ];
   const sub = `<!-- writes:${O.label}:begin -->\n${lines.join("\n")}\n<!-- writes:${O.label}:end -->`;
   console.log(`\n${sub}`);
