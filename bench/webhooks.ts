@@ -201,7 +201,7 @@ try {
     bareRates.push(await bareRun());
   }
 
-  // ---- what one durable commit costs here (synchronous=FULL): the floor of recording an event
+  // ---- what one commit costs here (WAL, synchronous=NORMAL since issue 14): the floor of recording an event
 
   const commitTimes: number[] = [];
   for (let i = 0; i < 50; i++) {
@@ -254,7 +254,7 @@ Without hooks no payload is built at all (the notifier asks first whether any ho
 hooks the request builds Gitea's payload (issue, repository, sender) and calls \`fireEvent\`, which records
 the ${HOOKS} hook tasks and their queue items in one transaction of its own: that call alone takes
 ${ms(median(fireTimes))} (p50; p90 ${ms(pct(fireTimes, 90))}; measured during the throughput runs below), of which one
-durable commit (a write transaction with \`synchronous=FULL\`) is ${ms(median(commitTimes))} (median of 50) on this machine.
+commit (a write transaction, WAL with \`synchronous=NORMAL\`) is ${ms(median(commitTimes))} (median of 50) on this machine.
 
 **Delivery throughput:** ${O.events} events × ${HOOKS} hooks = ${(O.events * HOOKS).toLocaleString("en-US")} deliveries, from the first
 event to the last recorded attempt (each attempt: load the task and hook, format, sign, allow-list check, POST; then

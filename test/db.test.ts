@@ -23,7 +23,7 @@ describe("database", () => {
       const pragma = (name: string) => Object.values(first.sqlite.query(`PRAGMA ${name}`).get() as object)[0];
       expect(pragma("journal_mode")).toBe("wal");
       expect(pragma("foreign_keys")).toBe(1);
-      expect(pragma("synchronous")).toBe(2);
+      expect(pragma("synchronous")).toBe(1); // NORMAL: see openDatabase
       expect(pragma("busy_timeout")).toBe(5000);
       first.close();
       const raw = new Database(path);

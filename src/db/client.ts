@@ -1,6 +1,5 @@
-import { Database, type Statement } from "bun:sqlite";
+import { Database, type SQLQueryBindings, type Statement } from "bun:sqlite";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
-import { sql } from "drizzle-orm";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import * as schema from "./schema/index.ts";
@@ -16,49 +15,58 @@ export interface Database_ {
   close(): void;
 }
 
+/** Distinct statements kept compiled; past that the oldest is dropped (and finalized by the GC). */
+const STATEMENT_CACHE_SIZE = 2000;
+
 /**
- * Opens (creating if needed) the SQLite file with the durability pragmas ARCHITECTURE.md fixes,
- * and applies the embedded migrations before anything else touches it.
+ * bun:sqlite's Database, compiling each distinct SQL text once: drizzle asks the client to
+ * `prepare` every query it runs, and SQLite's compilation was a tenth of the CPU of creating an
+ * issue. A statement is shared by every query of the same text; that is safe because drizzle runs
+ * each to completion (run, get, all, values) before the next, on this one thread. Bun's own
+ * `query()` cache holds only 20 and finalizes what it drops, which a drizzle handle may still hold.
  */
-export function openDatabase(path: string): Database_ {
-  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-  const sqlite = new Database(path, { create: true, strict: true });
-  sqlite.exec("PRAGMA journal_mode = WAL");
-  sqlite.exec("PRAGMA synchronous = FULL");
-  sqlite.exec("PRAGMA foreign_keys = ON");
-  sqlite.exec("PRAGMA busy_timeout = 5000");
-  runMigrations(sqlite);
-  const db = drizzle({ client: withStatementCache(sqlite), schema });
-  return { db, sqlite, close: () => sqlite.close() };
+class CachingDatabase extends Database {
+  private readonly statements = new Map<string, Statement>();
+
+  override prepare<R, P extends SQLQueryBindings | SQLQueryBindings[]>(text: string, params?: P): Statement<R, P extends any[] ? P : [P]> {
+    if (params !== undefined) return super.prepare<R, P>(text, params);
+    const hit = this.statements.get(text);
+    if (hit) return hit as Statement<R, P extends any[] ? P : [P]>;
+    const stmt = super.prepare<R, P>(text);
+    if (this.statements.size >= STATEMENT_CACHE_SIZE) this.statements.delete(this.statements.keys().next().value!);
+    this.statements.set(text, stmt as Statement);
+    return stmt;
+  }
+
+  override close(throwOnError?: boolean): void {
+    this.statements.clear();
+    super.close(throwOnError);
+  }
 }
 
 /**
- * drizzle compiles every query with `prepare`, and SQLite's compile step costs more than running a
- * simple indexed query (measured in bench/lists.ts). The handle drizzle gets keeps the most recently
- * used statements by SQL text instead; drizzle binds fresh parameters on every call, and every call
- * runs to completion synchronously, so one statement can serve all callers. An evicted statement is
- * only dropped, never finalized: a long-lived prepared query (db/prepared.ts) may still hold it.
+ * Opens (creating if needed) the SQLite file with the durability pragmas ARCHITECTURE.md fixes,
+ * and applies the embedded migrations before anything else touches it.
+ *
+ * WAL with synchronous=NORMAL: a commit is written to the WAL file (into the OS page cache) before
+ * the statement returns, but not fsynced. A killed process (kill -9, a crash) loses nothing that
+ * committed: the pages belong to the kernel, which writes them out, and the next open replays the
+ * WAL. A power cut or kernel crash may lose the commits the kernel had not yet written back (those
+ * of the last seconds, up to its writeback delay, ~30 s by default; a checkpoint fsyncs the WAL
+ * first): always the newest ones, never one in the middle, since the WAL is replayed in order up to
+ * its first incomplete frame, and never corrupting the file. FULL fsyncs every commit, 0.3 to 10 ms
+ * on this machine, for each of the several commits an issue or comment causes.
  */
-function withStatementCache(sqlite: Database, capacity = 512): Database {
-  const cache = new Map<string, Statement>();
-  const prepare = (source: string): Statement => {
-    let stmt = cache.get(source);
-    if (stmt) {
-      cache.delete(source);
-    } else {
-      stmt = sqlite.prepare(source);
-      if (cache.size >= capacity) cache.delete(cache.keys().next().value!);
-    }
-    cache.set(source, stmt);
-    return stmt;
-  };
-  return new Proxy(sqlite, {
-    get(target, prop) {
-      if (prop === "prepare") return prepare;
-      const value = Reflect.get(target, prop, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
+export function openDatabase(path: string): Database_ {
+  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  const sqlite = new CachingDatabase(path, { create: true, strict: true });
+  sqlite.exec("PRAGMA journal_mode = WAL");
+  sqlite.exec("PRAGMA synchronous = NORMAL");
+  sqlite.exec("PRAGMA foreign_keys = ON");
+  sqlite.exec("PRAGMA busy_timeout = 5000");
+  runMigrations(sqlite);
+  const db = drizzle({ client: sqlite, schema });
+  return { db, sqlite, close: () => sqlite.close() };
 }
 
 /** Runs `fn` in a `BEGIN IMMEDIATE` transaction: the write lock is taken up front, so no deadlock on upgrade. */
@@ -72,20 +80,4 @@ export function writeTx<T>(db: DB, fn: (tx: Tx) => T): T {
  */
 export function savepoint<T>(tx: Tx, fn: (tx: Tx) => T): T {
   return tx.transaction(fn);
-}
-
-/**
- * Runs `fn` (one statement in autocommit, or its own transaction) with commits that skip the fsync
- * of synchronous=FULL (2 ms here): for bookkeeping whose loss in a power cut is harmless and only
- * repeats work, such as a work queue's lease or a finished run's record (the run would simply
- * happen again). The write-ahead log keeps such commits in order and the next FULL commit makes
- * them durable. Never for anything a user was told is saved.
- */
-export function relaxedSync<T>(db: DB, fn: () => T): T {
-  db.run(sql`PRAGMA synchronous = NORMAL`);
-  try {
-    return fn();
-  } finally {
-    db.run(sql`PRAGMA synchronous = FULL`);
-  }
 }

@@ -2,7 +2,7 @@ import { and, asc, count, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { prepared } from "../db/prepared.ts";
 import { idsParam, inIdsPlaceholder } from "./id-list.ts";
 import type { Tx } from "../db/client.ts";
-import { comments, CommentType, issues, repositories, type CommentRow, type NewCommentRow } from "../db/schema/index.ts";
+import { comments, CommentType, issues, repositories, type CommentRow, type IssueRow, type NewCommentRow } from "../db/schema/index.ts";
 
 export function insertComment(tx: Tx, row: NewCommentRow): CommentRow {
   return tx.insert(comments).values({ ...row, repoId: repoOfIssue(row.issueId) }).returning().get();
@@ -44,6 +44,22 @@ export function removeRepoComments(tx: Tx, repoId: number, n: number): void {
 /** A repository's plain comments, from its counter. */
 export function repoCommentCount(tx: Tx, repoId: number): number {
   return tx.select({ n: repositories.numComments }).from(repositories).where(eq(repositories.id, repoId)).get()?.n ?? 0;
+}
+
+/**
+ * A plain comment was added: the issue's count moves by one and its update time to `updatedUnix`
+ * (Gitea's CreateComment increments too), and the repository's total with it. Recounting instead
+ * reads every comment of the issue, which made each comment cost more than the one before.
+ */
+export function commentAdded(tx: Tx, issueId: number, updatedUnix: number): IssueRow | undefined {
+  const issue = tx
+    .update(issues)
+    .set({ numComments: sql`${issues.numComments} + 1`, updatedUnix })
+    .where(eq(issues.id, issueId))
+    .returning()
+    .get();
+  if (issue) tx.update(repositories).set({ numComments: sql`${repositories.numComments} + 1` }).where(eq(repositories.id, issue.repoId)).run();
+  return issue;
 }
 
 export function getCommentById(tx: Tx, id: number): CommentRow | undefined {

@@ -1,8 +1,8 @@
 import { and, asc, count, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
+import { prepared } from "../db/prepared.ts";
 import { containsText } from "./like.ts";
 import { idsParam, inIdList, inIdsPlaceholder } from "./id-list.ts";
-import { prepared } from "../db/prepared.ts";
 import {
   issueAssignees,
   issueDependencies,
@@ -35,11 +35,14 @@ export function insertIssue(tx: Tx, row: NewIssueRow): IssueRow {
 }
 
 export function getIssueByIndex(tx: Tx, repoId: number, index: number): IssueRow | undefined {
-  return tx
-    .select()
-    .from(issues)
-    .where(and(eq(issues.repoId, repoId), eq(issues.index, index)))
-    .get();
+  // Every request on an issue's path resolves it: prepared once (db/prepared.ts).
+  return prepared(tx, "issue.byIndex", (t) =>
+    t
+      .select()
+      .from(issues)
+      .where(and(eq(issues.repoId, sql.placeholder("repoId")), eq(issues.index, sql.placeholder("index"))))
+      .prepare(),
+  ).get({ repoId, index });
 }
 
 export function getIssueById(tx: Tx, id: number): IssueRow | undefined {

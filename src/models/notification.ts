@@ -1,5 +1,6 @@
 import { and, count, desc, eq, gte, inArray, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
+import { prepared } from "../db/prepared.ts";
 import {
   comments,
   CommentType,
@@ -20,17 +21,25 @@ import {
  * are not in it: Gitea notifies them once, when they are assigned or mentioned.
  */
 export function issueAudience(tx: Tx, issueId: number, repoId: number): number[] {
-  const rows = tx.all<{ uid: number }>(sql`
-    SELECT uid FROM (
-      SELECT ${issueWatches.userId} AS uid FROM ${issueWatches} WHERE ${issueWatches.issueId} = ${issueId} AND ${issueWatches.isWatching} = 1
-      UNION SELECT ${watches.uid} FROM ${watches} WHERE ${watches.repoId} = ${repoId}
-      UNION SELECT ${issues.posterId} FROM ${issues} WHERE ${issues.id} = ${issueId}
-      UNION SELECT ${comments.posterId} FROM ${comments}
-        WHERE ${comments.issueId} = ${issueId} AND ${comments.type} IN (${CommentType.Comment}, ${CommentType.Code}, ${CommentType.Review})
-    )
-    WHERE uid > 0 AND uid NOT IN (
-      SELECT ${issueWatches.userId} FROM ${issueWatches} WHERE ${issueWatches.issueId} = ${issueId} AND ${issueWatches.isWatching} = 0
-    )`);
+  // Asked for every new issue and comment, by the bus's worker: prepared once (db/prepared.ts).
+  const issue = sql.placeholder("issueId");
+  const rows = prepared(tx, "notification.issueAudience", (t) =>
+    t
+      .select({ uid: sql<number>`uid` })
+      .from(sql`(
+        SELECT ${issueWatches.userId} AS uid FROM ${issueWatches} WHERE ${issueWatches.issueId} = ${issue} AND ${issueWatches.isWatching} = 1
+        UNION SELECT ${watches.uid} FROM ${watches} WHERE ${watches.repoId} = ${sql.placeholder("repoId")}
+        UNION SELECT ${issues.posterId} FROM ${issues} WHERE ${issues.id} = ${issue}
+        UNION SELECT ${comments.posterId} FROM ${comments}
+          WHERE ${comments.issueId} = ${issue} AND ${comments.type} IN (${CommentType.Comment}, ${CommentType.Code}, ${CommentType.Review})
+      )`)
+      .where(
+        sql`uid > 0 AND uid NOT IN (
+          SELECT ${issueWatches.userId} FROM ${issueWatches} WHERE ${issueWatches.issueId} = ${issue} AND ${issueWatches.isWatching} = 0
+        )`,
+      )
+      .prepare(),
+  ).all({ issueId, repoId });
   return rows.map((r) => r.uid);
 }
 

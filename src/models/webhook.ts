@@ -1,5 +1,6 @@
-import { and, asc, count, desc, eq, or } from "drizzle-orm";
+import { and, asc, count, desc, eq, or, sql } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
+import { prepared } from "../db/prepared.ts";
 import {
   hookTaskAttempts,
   hookTasks,
@@ -85,21 +86,24 @@ export function defaultWebhooks(tx: Tx): WebhookRow[] {
  * hooks are not among them: their copies in the repository are.
  */
 export function hooksForRepo(tx: Tx, repoId: number, ownerId: number): WebhookRow[] {
-  return tx
-    .select()
-    .from(webhooks)
-    .where(
-      and(
-        eq(webhooks.isActive, true),
-        or(
-          eq(webhooks.repoId, repoId),
-          and(eq(webhooks.ownerId, ownerId), eq(webhooks.repoId, 0)),
-          and(eq(webhooks.repoId, 0), eq(webhooks.ownerId, 0), eq(webhooks.isSystemWebhook, true)),
+  // Asked for every event of the bus: prepared once (db/prepared.ts).
+  return prepared(tx, "webhook.forRepo", (t) =>
+    t
+      .select()
+      .from(webhooks)
+      .where(
+        and(
+          eq(webhooks.isActive, true),
+          or(
+            eq(webhooks.repoId, sql.placeholder("repoId")),
+            and(eq(webhooks.ownerId, sql.placeholder("ownerId")), eq(webhooks.repoId, 0)),
+            and(eq(webhooks.repoId, 0), eq(webhooks.ownerId, 0), eq(webhooks.isSystemWebhook, true)),
+          ),
         ),
-      ),
-    )
-    .orderBy(asc(webhooks.id))
-    .all();
+      )
+      .orderBy(asc(webhooks.id))
+      .prepare(),
+  ).all({ repoId, ownerId });
 }
 
 /** A hook's tasks, newest first, one page, and how many there are. */

@@ -1,4 +1,4 @@
-import { relaxedSync, type DB, type Tx } from "../db/client.ts";
+import type { DB, Tx } from "../db/client.ts";
 import type { Logger } from "../lib/log.ts";
 import {
   advanceQueueItem,
@@ -87,6 +87,12 @@ export class WorkQueue {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private timerAt = Infinity;
   private wakeScheduled = false;
+  /**
+   * The queues that may have an item to claim: one that came up short of items is left out of the
+   * next pumps until something is put on it, one of its runs ends, or a timer fires. A busy queue
+   * (the event bus's, one run at a time) then pumps alone instead of every queue claiming in vain.
+   */
+  private readonly maybeDue = new Set<string>();
   private readonly inFlight = new Set<Promise<void>>();
   private idleWaiters: { queue?: string; resolve: () => void }[] = [];
 
@@ -111,7 +117,7 @@ export class WorkQueue {
     const now = Date.now();
     const row = insertQueueItem(tx, queue, JSON.stringify(payload), now + (opts.delayMs ?? 0), now);
     // After the current synchronous work, so after the caller's transaction has committed.
-    this.wake();
+    this.wake(queue);
     return row.id;
   }
 
@@ -134,6 +140,7 @@ export class WorkQueue {
     if (this.started || this.stopped) return;
     this.started = true;
     for (const q of this.queues.values()) this.runOnStart(q);
+    this.markAllDue();
     this.pump();
   }
 
@@ -170,7 +177,7 @@ export class WorkQueue {
    */
   hurry(queue: string): void {
     advanceQueueItems(this.db, queue, Date.now());
-    this.wake();
+    this.wake(queue);
   }
 
   private isIdle(queue?: string): boolean {
@@ -188,8 +195,17 @@ export class WorkQueue {
     this.idleWaiters = waiting;
   }
 
-  /** Coalesces wake-ups: one pump per turn of the event loop, whatever the number of puts. */
-  private wake(): void {
+  private markAllDue(): void {
+    for (const name of this.queues.keys()) this.maybeDue.add(name);
+  }
+
+  /**
+   * Coalesces wake-ups: one pump per turn of the event loop, whatever the number of puts. `queue`:
+   * only that queue may have gained an item; without it any may have.
+   */
+  private wake(queue?: string): void {
+    if (queue === undefined) this.markAllDue();
+    else this.maybeDue.add(queue);
     if (!this.started || this.stopped || this.wakeScheduled) return;
     this.wakeScheduled = true;
     setImmediate(() => {
@@ -203,31 +219,36 @@ export class WorkQueue {
     if (!this.started || this.stopped) return;
     try {
       // Only a queue with room left after claiming has nothing due: then the timer is needed for
-      // what comes later. A full queue is pumped again as its runs finish.
-      let drained = false;
+      // what comes later. A full queue is pumped again as its runs finish, so its items (a backlog
+      // of thousands under load) are left out of the search for the next due time.
+      const drained: string[] = [];
       for (const q of this.queues.values()) {
+        if (!this.maybeDue.has(q.name)) continue;
         const free = q.options.concurrency - q.running;
         if (free <= 0) continue;
         const now = Date.now();
         const leaseUntil = now + q.options.leaseMs;
-        // A lease lost in a crash only makes the item claimable again: no fsync needed for it.
-        const claimed = relaxedSync(this.db, () => claimQueueItems(this.db, q.name, now, leaseUntil, free));
+        const claimed = claimQueueItems(this.db, q.name, now, leaseUntil, free);
         for (const item of claimed) {
           this.run(q, item.id, item.payload, item.attempts, leaseUntil);
         }
-        if (claimed.length < free) drained = true;
+        if (claimed.length < free) {
+          drained.push(q.name);
+          this.maybeDue.delete(q.name);
+        }
       }
-      if (drained) this.armTimer();
+      if (drained.length) this.armTimer(drained);
     } catch (err) {
       // The database is busy or closing: try again shortly rather than stall.
       this.log.error("work queue: claiming failed", { error: (err as Error).message });
-      this.armTimer(Date.now() + 1000);
+      this.armTimer([], Date.now() + 1000);
     }
     this.resolveIdle();
   }
 
-  private armTimer(at?: number): void {
-    const next = at ?? nextQueueItemDueMs(this.db, [...this.queues.keys()]);
+  /** Sets the timer for the next item of `queues` to become due (or for `at`), and for the queues' polls. */
+  private armTimer(queues: string[], at?: number): void {
+    const next = at ?? nextQueueItemDueMs(this.db, queues);
     const now = Date.now();
     if (next !== undefined && next <= now) {
       // Due now: either a queue is at capacity (a finishing run pumps again) or it was claimed in between.
@@ -244,6 +265,7 @@ export class WorkQueue {
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.timerAt = Infinity;
+      this.markAllDue();
       this.pump();
     }, target - now);
     this.timer.unref?.();
@@ -289,8 +311,7 @@ export class WorkQueue {
       }
       if (settled) return;
       try {
-        // Lost in a crash, the run would only happen again (the lease expires): no fsync needed.
-        relaxedSync(this.db, () => this.settle(this.db, id, leaseUntil, result));
+        this.settle(this.db, id, leaseUntil, result);
       } catch (err) {
         // The lease will run out and the item run again: at least once, never lost.
         this.log.error(`work queue ${q.name}: could not record a run`, { id, error: (err as Error).message });
@@ -299,7 +320,7 @@ export class WorkQueue {
       q.running--;
       this.inFlight.delete(p);
       // Coalesced: runs finishing in the same turn share one claim (one commit) for what follows.
-      if (!this.stopped) this.wake();
+      if (!this.stopped) this.wake(q.name);
       this.resolveIdle();
     });
     this.inFlight.add(p);

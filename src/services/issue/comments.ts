@@ -143,8 +143,7 @@ export function createComment(env: Env, doer: Doer, ic: SignedIn<IssueContext>, 
       createdUnix: now,
       updatedUnix: now,
     });
-    comments.recountIssueComments(tx, ic.issue.id);
-    const issue = issues.updateIssue(tx, ic.issue.id, { updatedUnix: now })!;
+    const issue = comments.commentAdded(tx, ic.issue.id, now)!;
     issueChanged(tx, env, { kind: "commented", issue, comment, repo: ic.repo, doer });
     return { comment, issue };
   });

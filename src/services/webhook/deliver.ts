@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import type { Env } from "../env.ts";
 import { HookContentType, HookStatus, UserType, type HookTaskRow, type WebhookRow } from "../../db/schema/index.ts";
-import { relaxedSync, writeTx } from "../../db/client.ts";
+import { writeTx } from "../../db/client.ts";
 import { getHookTaskById, getWebhookById, recordAttempt, type AttemptRecord } from "../../models/hook-tasks.ts";
 import { getUserById } from "../../models/user.ts";
 import { compileGlob } from "../../lib/glob.ts";
@@ -251,8 +251,7 @@ const pendingWrites = new WeakMap<Env, PendingWrite[]>();
 
 /**
  * Records an attempt and settles its queue item in the same transaction, shared with the other
- * attempts that finish in the same turn: with synchronous=FULL every commit is an fsync, and one
- * commit for several deliveries is most of the throughput under load.
+ * attempts that finish in the same turn: one commit for several deliveries instead of one each.
  */
 function persist(env: Env, record: AttemptRecord, job: Job, result: JobResult): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -270,17 +269,13 @@ function flushWrites(env: Env): void {
   const list = pendingWrites.get(env) ?? [];
   pendingWrites.delete(env);
   try {
-    // Lost in a power cut, these attempts would only be made again (their items stay leased, then
-    // run again): at least once, as promised, so no fsync of their own.
     // The statements are prepared on the root handle and run inside its transaction.
-    relaxedSync(env.db, () =>
-      writeTx(env.db, () => {
-        for (const w of list) {
-          recordAttempt(env.db, w.record);
-          w.job.complete(env.db, w.result);
-        }
-      }),
-    );
+    writeTx(env.db, () => {
+      for (const w of list) {
+        recordAttempt(env.db, w.record);
+        w.job.complete(env.db, w.result);
+      }
+    });
     for (const w of list) w.done();
   } catch (err) {
     for (const w of list) w.done(err);
