@@ -1,6 +1,5 @@
-import { and, asc, count, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
-import { containsText } from "./like.ts";
 import { prepared } from "../db/prepared.ts";
 import { idsParam, inIdsPlaceholder } from "./id-list.ts";
 import {
@@ -120,30 +119,65 @@ export interface RepoListFilter {
 
 
 /**
+ * A list's values bound by name: the conditions are built with placeholders, so one prepared
+ * statement serves every list of the same shape (drizzle building the SQL cost more than running it).
+ */
+class Bound {
+  readonly values: Record<string, unknown> = {};
+  constructor(private readonly f: RepoMatch) {}
+  value(name: string, v: unknown): SQL {
+    this.values[name] = typeof v === "boolean" ? Number(v) : v;
+    return sql`${sql.placeholder(name)}`;
+  }
+  ids(name: string, ids: readonly number[]): SQL {
+    return sql`(SELECT value FROM json_each(${this.value(name, JSON.stringify(ids))}))`;
+  }
+  contains(column: SQLWrapper, name: string): SQL {
+    return sql`instr(lower(${column}), ${this.value(name, this.f.keyword!.toLowerCase())}) > 0`;
+  }
+}
+
+/** What decides a list's SQL text: which conditions it has, not their values. */
+function shapeOf(f: RepoMatch): string {
+  const has = (v: unknown) => (v === undefined ? "-" : "+");
+  return [
+    f.seeAll ? "A" : "a",
+    f.onlyAccessible ? "O" : "o",
+    f.restricted ? "R" : "r",
+    f.publicOnly ? "P" : "p",
+    has(f.viewerId),
+    f.visibleOwnerVisibilities.length ? "V" : "v",
+    has(f.ownerId),
+    has(f.ids),
+    has(f.isPrivate),
+    has(f.archived),
+    has(f.template),
+    has(f.fork),
+    has(f.forkOf),
+    f.keyword ? (f.topic ? "T" : f.includeDescription ? "D" : "K") : "k",
+  ].join("");
+}
+
+/**
  * Which repositories the viewer may list (Gitea's AccessibleRepositoryCondition, and for `onlyAccessible`
  * the collaborative part of SearchRepositoryCondition that GET /user/repos uses).
  */
-function visibilityCondition(f: RepoMatch): SQL | undefined {
+function visibilityCondition(f: RepoMatch, b: Bound): SQL | undefined {
   if (f.seeAll && !f.onlyAccessible) return undefined;
   const viewerId = f.viewerId;
   const publicRepos = and(
     eq(repositories.isPrivate, false),
-    inArray(
-      repositories.ownerId,
-      sql`(SELECT ${users.id} FROM ${users} WHERE ${inArray(users.visibility, f.visibleOwnerVisibilities)})`,
-    ),
+    inArray(repositories.ownerId, sql`(SELECT ${users.id} FROM ${users} WHERE ${users.visibility} IN ${b.ids("visibilities", f.visibleOwnerVisibilities)})`),
   );
   if (viewerId === undefined) return f.onlyAccessible ? sql`0` : publicRepos;
+  const viewer = b.value("viewerId", viewerId);
   const mine = or(
-    eq(repositories.ownerId, viewerId),
-    inArray(
-      repositories.id,
-      sql`(SELECT ${collaborations.repoId} FROM ${collaborations} WHERE ${collaborations.userId} = ${viewerId})`,
-    ),
+    eq(repositories.ownerId, viewer),
+    inArray(repositories.id, sql`(SELECT ${collaborations.repoId} FROM ${collaborations} WHERE ${collaborations.userId} = ${viewer})`),
     // Repositories reached through a team.
     inArray(
       repositories.id,
-      sql`(SELECT ${teamRepos.repoId} FROM ${teamRepos} INNER JOIN ${teamUsers} ON ${teamUsers.teamId} = ${teamRepos.teamId} WHERE ${teamUsers.uid} = ${viewerId})`,
+      sql`(SELECT ${teamRepos.repoId} FROM ${teamRepos} INNER JOIN ${teamUsers} ON ${teamUsers.teamId} = ${teamRepos.teamId} WHERE ${teamUsers.uid} = ${viewer})`,
     ),
   );
   // A restricted account reaches nothing by membership alone: what it owns or was given, and in
@@ -156,7 +190,7 @@ function visibilityCondition(f: RepoMatch): SQL | undefined {
       eq(repositories.isPrivate, false),
       inArray(
         repositories.ownerId,
-        sql`(SELECT ${orgUsers.orgId} FROM ${orgUsers} INNER JOIN ${users} ON ${users.id} = ${orgUsers.orgId} WHERE ${orgUsers.uid} = ${viewerId} AND ${users.visibility} = ${Visibility.Private})`,
+        sql`(SELECT ${orgUsers.orgId} FROM ${orgUsers} INNER JOIN ${users} ON ${users.id} = ${orgUsers.orgId} WHERE ${orgUsers.uid} = ${viewer} AND ${users.visibility} = ${Visibility.Private})`,
       ),
     );
     return or(mine, privateOrgPublic);
@@ -164,7 +198,7 @@ function visibilityCondition(f: RepoMatch): SQL | undefined {
   // Public repositories of organizations the viewer belongs to, whatever the organization's visibility.
   const memberPublic = and(
     eq(repositories.isPrivate, false),
-    inArray(repositories.ownerId, sql`(SELECT ${orgUsers.orgId} FROM ${orgUsers} WHERE ${orgUsers.uid} = ${viewerId})`),
+    inArray(repositories.ownerId, sql`(SELECT ${orgUsers.orgId} FROM ${orgUsers} WHERE ${orgUsers.uid} = ${viewer})`),
   );
   return or(publicRepos, mine, memberPublic);
 }
@@ -201,43 +235,44 @@ export type RepoAccessRow = { [K in keyof typeof repoAccessColumns]: RepoRow[K] 
  * the scope of a search across the site (thousands of rows, so no full rows and no sort).
  */
 export function listRepoAccessRows(tx: Tx, f: RepoMatch): RepoAccessRow[] {
-  return tx.select(repoAccessColumns).from(repositories).where(repoListWhere(f)).all();
+  const b = new Bound(f);
+  const where = repoListWhere(f, b);
+  return prepared(tx, `repo.scope:${shapeOf(f)}`, (t) => t.select(repoAccessColumns).from(repositories).where(where).prepare()).all(b.values);
 }
 
-function repoListWhere(f: RepoMatch): SQL | undefined {
-  const conds: (SQL | undefined)[] = [visibilityCondition(f)];
+function repoListWhere(f: RepoMatch, b: Bound): SQL | undefined {
+  const conds: (SQL | undefined)[] = [visibilityCondition(f, b)];
   if (f.publicOnly) conds.push(publicUnderPublicOwner());
-  if (f.ownerId !== undefined) conds.push(eq(repositories.ownerId, f.ownerId));
-  if (f.ids) conds.push(inArray(repositories.id, f.ids));
-  if (f.isPrivate !== undefined) conds.push(eq(repositories.isPrivate, f.isPrivate));
-  if (f.archived !== undefined) conds.push(eq(repositories.isArchived, f.archived));
-  if (f.template !== undefined) conds.push(eq(repositories.isTemplate, f.template));
-  if (f.fork !== undefined) conds.push(eq(repositories.isFork, f.fork));
-  if (f.forkOf !== undefined) conds.push(eq(repositories.forkId, f.forkOf));
+  if (f.ownerId !== undefined) conds.push(eq(repositories.ownerId, b.value("ownerId", f.ownerId)));
+  if (f.ids) conds.push(sql`${repositories.id} IN ${b.ids("ids", f.ids)}`);
+  if (f.isPrivate !== undefined) conds.push(eq(repositories.isPrivate, b.value("isPrivate", f.isPrivate)));
+  if (f.archived !== undefined) conds.push(eq(repositories.isArchived, b.value("archived", f.archived)));
+  if (f.template !== undefined) conds.push(eq(repositories.isTemplate, b.value("template", f.template)));
+  if (f.fork !== undefined) conds.push(eq(repositories.isFork, b.value("fork", f.fork)));
+  if (f.forkOf !== undefined) conds.push(eq(repositories.forkId, b.value("forkOf", f.forkOf)));
   if (f.keyword) {
     if (f.topic) {
       conds.push(
         inArray(
           repositories.id,
-          sql`(SELECT ${repoTopics.repoId} FROM ${repoTopics} WHERE ${repoTopics.name} = ${f.keyword.toLowerCase()})`,
+          sql`(SELECT ${repoTopics.repoId} FROM ${repoTopics} WHERE ${repoTopics.name} = ${b.value("topic", f.keyword.toLowerCase())})`,
         ),
       );
     } else {
-      const byName = containsText(repositories.lowerName, f.keyword);
-      const byTopic = inArray(
-        repositories.id,
-        sql`(SELECT ${repoTopics.repoId} FROM ${repoTopics} WHERE ${containsText(repoTopics.name, f.keyword)})`,
-      );
+      const byName = b.contains(repositories.lowerName, "keyword");
+      const byTopic = inArray(repositories.id, sql`(SELECT ${repoTopics.repoId} FROM ${repoTopics} WHERE ${b.contains(repoTopics.name, "keyword")})`);
       const parts = [byName, byTopic];
-      if (f.includeDescription) parts.push(containsText(repositories.description, f.keyword));
+      if (f.includeDescription) parts.push(b.contains(repositories.description, "keyword"));
       conds.push(or(...parts));
     }
   }
   return and(...conds.filter((c): c is SQL => c !== undefined));
 }
 
+/** A page of repositories, through a statement prepared once per list shape, sort and direction. */
 export function listRepos(tx: Tx, f: RepoListFilter): { rows: RepoRow[]; total: number } {
-  const where = repoListWhere(f);
+  const b = new Bound(f);
+  const where = repoListWhere(f, b);
   const column = {
     alpha: repositories.lowerName,
     created: repositories.createdUnix,
@@ -248,15 +283,11 @@ export function listRepos(tx: Tx, f: RepoListFilter): { rows: RepoRow[]; total: 
     forks: repositories.numForks,
   }[f.sort];
   const order = f.descending ? [desc(column), desc(repositories.id)] : [asc(column), asc(repositories.id)];
-  const rows = tx
-    .select()
-    .from(repositories)
-    .where(where)
-    .orderBy(...order)
-    .limit(f.limit)
-    .offset(f.offset)
-    .all();
-  const total = tx.select({ n: count() }).from(repositories).where(where).get()!.n;
+  const shape = shapeOf(f);
+  const rows = prepared(tx, `repo.list:${shape}:${f.sort}:${f.descending ? "d" : "a"}`, (t) =>
+    t.select().from(repositories).where(where).orderBy(...order).limit(sql.placeholder("limit")).offset(sql.placeholder("offset")).prepare(),
+  ).all({ ...b.values, limit: f.limit, offset: f.offset });
+  const total = prepared(tx, `repo.count:${shape}`, (t) => t.select({ n: count() }).from(repositories).where(where).prepare()).get(b.values)!.n;
   return { rows, total };
 }
 
@@ -273,12 +304,9 @@ export function listTopics(tx: Tx, repoId: number): string[] {
 export function topicsOf(tx: Tx, repoIds: number[]): Map<number, string[]> {
   const out = new Map<number, string[]>();
   if (repoIds.length === 0) return out;
-  const rows = tx
-    .select()
-    .from(repoTopics)
-    .where(inArray(repoTopics.repoId, repoIds))
-    .orderBy(asc(repoTopics.name))
-    .all();
+  const rows = prepared(tx, "repo.topicsOf", (t) =>
+    t.select().from(repoTopics).where(inIdsPlaceholder(repoTopics.repoId)).orderBy(asc(repoTopics.name)).prepare(),
+  ).all(idsParam(repoIds));
   for (const r of rows) {
     const list = out.get(r.repoId) ?? [];
     list.push(r.name);
