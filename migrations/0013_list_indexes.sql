@@ -17,4 +17,16 @@ CREATE INDEX `repository_pull_counts_idx` ON `repository` (`has_pull_requests`,`
 ALTER TABLE `comment` ADD `repo_id` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 UPDATE `comment` SET `repo_id` = (SELECT `repo_id` FROM `issue` WHERE `issue`.`id` = `comment`.`issue_id`);--> statement-breakpoint
 CREATE INDEX `comment_repo_list_idx` ON `comment` (`repo_id`,`type`,`created_unix`);--> statement-breakpoint
-CREATE INDEX `notification_issue_idx` ON `notification` (`issue_id`);
+CREATE INDEX `notification_issue_idx` ON `notification` (`issue_id`);--> statement-breakpoint
+CREATE VIRTUAL TABLE `issue_fts` USING fts5(`name`, `content`, content='issue', content_rowid='id', tokenize='trigram');--> statement-breakpoint
+CREATE TRIGGER `issue_fts_insert` AFTER INSERT ON `issue` BEGIN
+  INSERT INTO `issue_fts`(rowid, `name`, `content`) VALUES (new.`id`, new.`name`, new.`content`);
+END;--> statement-breakpoint
+CREATE TRIGGER `issue_fts_delete` AFTER DELETE ON `issue` BEGIN
+  INSERT INTO `issue_fts`(`issue_fts`, rowid, `name`, `content`) VALUES ('delete', old.`id`, old.`name`, old.`content`);
+END;--> statement-breakpoint
+CREATE TRIGGER `issue_fts_update` AFTER UPDATE OF `name`, `content` ON `issue` BEGIN
+  INSERT INTO `issue_fts`(`issue_fts`, rowid, `name`, `content`) VALUES ('delete', old.`id`, old.`name`, old.`content`);
+  INSERT INTO `issue_fts`(rowid, `name`, `content`) VALUES (new.`id`, new.`name`, new.`content`);
+END;--> statement-breakpoint
+INSERT INTO `issue_fts`(`issue_fts`) VALUES ('rebuild');

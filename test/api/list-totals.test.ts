@@ -89,4 +89,19 @@ describe("totals follow every change", () => {
     await t.ok("DELETE", `${base}/issues/4`, token, undefined, 204);
     expect(await totals(`${base}/issues/comments`)).toEqual({ header: 1, rows: 1 });
   });
+
+  test("text search finds substrings in titles and bodies, ignoring case, and follows edits and deletions", async () => {
+    const hay = await ok("POST", `${base}/issues`, token, { title: "Crash in the ParserModule", body: "stack: Überlauf at line 3" }, 201);
+    const search = async (q: string) =>
+      ((await t.json("GET", `${base}/issues?state=all&type=issues&q=${encodeURIComponent(q)}`, { token })).body as { number: number }[]).map((i) => i.number);
+    expect(await search("parsermod")).toEqual([hay.number]);
+    expect(await search("ÜBERLAUF")).toEqual([hay.number]);
+    expect(await search("in")).toContain(hay.number); // shorter than a trigram: matched row by row
+    expect(await search('"quoted"')).toEqual([]);
+    await ok("PATCH", `${base}/issues/${hay.number}`, token, { title: "Renamed entirely" }, 201);
+    expect(await search("parsermod")).toEqual([]);
+    expect(await search("renamed ENT")).toEqual([hay.number]);
+    await t.ok("DELETE", `${base}/issues/${hay.number}`, token, undefined, 204);
+    expect(await search("renamed")).toEqual([]);
+  });
 });
