@@ -285,15 +285,32 @@ export function listIssues(tx: Tx, f: IssueListFilter): { rows: IssueRow[]; tota
     const repoIds = arms[0]!.repoIds;
     const size = sizes.reduce((a, b) => a + b, 0);
     const kind = arms.length === 1 ? eq(issues.isPull, arms[0]!.isPull) : inArray(issues.isPull, [false, true]);
-    ids = tx
-      .select({ id: issues.id })
-      .from(issues)
-      .where(and(inRepos(repoIds, arms[0]!.isPull, size), kind, closed, ...narrowing))
-      .orderBy(...order)
-      .limit(f.limit)
-      .offset(f.offset)
-      .all()
-      .map((r) => r.id);
+    if (narrowing.length === 0 && Array.isArray(repoIds) && repoIds.length === 1) {
+      // One repository's plain list, the most asked page of all: a statement prepared per kind, state and order.
+      const shape = `${arms.length === 1 ? Number(arms[0]!.isPull) : "*"}:${f.isClosed ?? "*"}:${f.sort ?? "latest"}`;
+      ids = prepared(tx, `issue.page:${shape}`, (t) =>
+        t
+          .select({ id: issues.id })
+          .from(issues)
+          .where(and(eq(issues.repoId, sql.placeholder("repoId")), kind, closed))
+          .orderBy(...order)
+          .limit(sql.placeholder("limit"))
+          .offset(sql.placeholder("offset"))
+          .prepare(),
+      )
+        .all({ repoId: repoIds[0]!, limit: f.limit, offset: f.offset })
+        .map((r) => r.id);
+    } else {
+      ids = tx
+        .select({ id: issues.id })
+        .from(issues)
+        .where(and(inRepos(repoIds, arms[0]!.isPull, size), kind, closed, ...narrowing))
+        .orderBy(...order)
+        .limit(f.limit)
+        .offset(f.offset)
+        .all()
+        .map((r) => r.id);
+    }
   } else {
     // Different repositories per kind: SQLite merges the two ordered branches (the search is newest first).
     const branch = (i: number) => sql`SELECT ${issues.id} AS id, ${issues.createdUnix} AS created FROM ${issues} WHERE ${where(arms[i]!, sizes[i]!)}`;

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, gte, inArray, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
 import { prepared } from "../db/prepared.ts";
+import { idsParam, inIdsPlaceholder } from "./id-list.ts";
 import {
   comments,
   CommentType,
@@ -106,22 +107,22 @@ export function latestCommentOfTypes(tx: Tx, issueId: number, types: number[], a
     .get();
 }
 
-/** Gitea's Issue.GetLastComment for many issues: the newest plain comment of each. */
+/** Gitea's Issue.GetLastComment for many issues: the newest plain comment of each, one index seek per issue. */
 export function lastCommentsOfIssues(tx: Tx, issueIds: number[]): Map<number, CommentRow> {
   const out = new Map<number, CommentRow>();
   if (issueIds.length === 0) return out;
-  const rows = tx
-    .select()
-    .from(comments)
-    .where(
-      and(
-        inArray(comments.issueId, issueIds),
-        eq(comments.type, CommentType.Comment),
-        sql`NOT EXISTS (SELECT 1 FROM ${comments} AS later WHERE later.issue_id = ${comments.issueId} AND later.type = ${CommentType.Comment}
-          AND (later.created_unix > ${comments.createdUnix} OR (later.created_unix = ${comments.createdUnix} AND later.id > ${comments.id})))`,
-      ),
-    )
-    .all();
+  const rows = prepared(tx, "comment.lastOfIssues", (t) =>
+    t
+      .select()
+      .from(comments)
+      .where(
+        inArray(
+          comments.id,
+          sql`(SELECT (SELECT c.id FROM ${comments} AS c WHERE c.issue_id = j.value AND c.type = ${CommentType.Comment} ORDER BY c.created_unix DESC, c.id DESC LIMIT 1) FROM json_each(${sql.placeholder("ids")}) AS j)`,
+        ),
+      )
+      .prepare(),
+  ).all(idsParam(issueIds));
   for (const row of rows) out.set(row.issueId, row);
   return out;
 }
@@ -169,14 +170,26 @@ export function threadRepos(tx: Tx, userId: number, repoId?: number): { repoId: 
     .all();
 }
 
-/** Newest first, as Gitea orders them (id breaks ties within a second). */
+/**
+ * Newest first, as Gitea orders them (id breaks ties within a second). One ordered branch per
+ * status, merged by SQLite: the (user, status, updated) index then yields the page in order, where a
+ * single `status IN (...)` made the planner sort every thread of a busy account.
+ */
 export function findNotifications(tx: Tx, f: NotificationFilter, page?: { limit: number; offset: number }): NotificationRow[] {
-  const q = tx
-    .select()
-    .from(notifications)
-    .where(where(f))
-    .orderBy(desc(notifications.updatedUnix), desc(notifications.id));
-  return page ? q.limit(page.limit).offset(page.offset).all() : q.all();
+  const statuses = f.statuses?.length ? f.statuses : Object.values(NotificationStatus);
+  const branch = (status: number) =>
+    sql`SELECT ${notifications.id} AS id, ${notifications.updatedUnix} AS updated FROM ${notifications} WHERE ${where({ ...f, statuses: [status] })}`;
+  const paging = page ? sql` LIMIT ${page.limit} OFFSET ${page.offset}` : sql``;
+  const ids = tx
+    .all<{ id: number }>(sql`${sql.join(statuses.map(branch), sql` UNION ALL `)} ORDER BY updated DESC, id DESC${paging}`)
+    .map((r) => r.id);
+  if (ids.length === 0) return [];
+  const byId = new Map(
+    prepared(tx, "notification.byIds", (t) => t.select().from(notifications).where(inIdsPlaceholder(notifications.id)).prepare())
+      .all(idsParam(ids))
+      .map((n) => [n.id, n]),
+  );
+  return ids.map((id) => byId.get(id)).filter((n): n is NotificationRow => n !== undefined);
 }
 
 export function countNotifications(tx: Tx, f: NotificationFilter): number {

@@ -1,5 +1,7 @@
 import { and, asc, count, desc, eq, inArray, max, min, ne } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
+import { prepared } from "../db/prepared.ts";
+import { idsParam, inIdsPlaceholder } from "./id-list.ts";
 import { CommentType, comments, reviews, ReviewType, type CommentRow, type ReviewRow } from "../db/schema/index.ts";
 
 type NewReviewRow = typeof reviews.$inferInsert;
@@ -15,28 +17,32 @@ type NewReviewRow = typeof reviews.$inferInsert;
 export function reviewRequestsOfIssues(tx: Tx, issueIds: number[]): Map<number, ReviewRow[]> {
   const out = new Map<number, ReviewRow[]>();
   if (issueIds.length === 0) return out;
-  const latestPerReviewer = tx
-    .select({ id: max(reviews.id) })
-    .from(reviews)
-    .where(
-      and(
-        inArray(reviews.issueId, issueIds),
-        inArray(reviews.type, [ReviewType.Request, ReviewType.Approve, ReviewType.Reject]),
-        eq(reviews.dismissed, false),
-        eq(reviews.originalAuthorId, 0),
-        eq(reviews.reviewerTeamId, 0),
-      ),
-    )
-    .groupBy(reviews.issueId, reviews.reviewerId);
-  const latestPerTeam = tx
-    .select({ id: max(reviews.id) })
-    .from(reviews)
-    .where(and(inArray(reviews.issueId, issueIds), eq(reviews.originalAuthorId, 0), ne(reviews.reviewerTeamId, 0)))
-    .groupBy(reviews.issueId, reviews.reviewerTeamId);
-  const rows = [
-    ...tx.select().from(reviews).where(inArray(reviews.id, latestPerReviewer)).orderBy(asc(reviews.updatedUnix), asc(reviews.id)).all(),
-    ...tx.select().from(reviews).where(inArray(reviews.id, latestPerTeam)).orderBy(asc(reviews.updatedUnix), asc(reviews.id)).all(),
-  ];
+  // Prepared once: a page of pull requests asks this on every list.
+  const [perReviewer, perTeam] = prepared(tx, "review.requestsOf", (t) => {
+    const latestPerReviewer = t
+      .select({ id: max(reviews.id) })
+      .from(reviews)
+      .where(
+        and(
+          inIdsPlaceholder(reviews.issueId),
+          inArray(reviews.type, [ReviewType.Request, ReviewType.Approve, ReviewType.Reject]),
+          eq(reviews.dismissed, false),
+          eq(reviews.originalAuthorId, 0),
+          eq(reviews.reviewerTeamId, 0),
+        ),
+      )
+      .groupBy(reviews.issueId, reviews.reviewerId);
+    const latestPerTeam = t
+      .select({ id: max(reviews.id) })
+      .from(reviews)
+      .where(and(inIdsPlaceholder(reviews.issueId), eq(reviews.originalAuthorId, 0), ne(reviews.reviewerTeamId, 0)))
+      .groupBy(reviews.issueId, reviews.reviewerTeamId);
+    return [
+      t.select().from(reviews).where(inArray(reviews.id, latestPerReviewer)).orderBy(asc(reviews.updatedUnix), asc(reviews.id)).prepare(),
+      t.select().from(reviews).where(inArray(reviews.id, latestPerTeam)).orderBy(asc(reviews.updatedUnix), asc(reviews.id)).prepare(),
+    ] as const;
+  });
+  const rows = [...perReviewer.all(idsParam(issueIds)), ...perTeam.all(idsParam(issueIds))];
   for (const r of rows) {
     const list = out.get(r.issueId) ?? [];
     list.push(r);
@@ -48,12 +54,14 @@ export function reviewRequestsOfIssues(tx: Tx, issueIds: number[]): Map<number, 
 /** Gitea's GetReviewCommentsCount: code comments that are not invalidated, by issue. */
 export function reviewCommentCounts(tx: Tx, issueIds: number[]): Map<number, number> {
   if (issueIds.length === 0) return new Map();
-  const rows = tx
-    .select({ issueId: comments.issueId, n: count() })
-    .from(comments)
-    .where(and(inArray(comments.issueId, issueIds), eq(comments.type, CommentType.Code), eq(comments.invalidated, false)))
-    .groupBy(comments.issueId)
-    .all();
+  const rows = prepared(tx, "review.codeCommentCounts", (t) =>
+    t
+      .select({ issueId: comments.issueId, n: count() })
+      .from(comments)
+      .where(and(inIdsPlaceholder(comments.issueId), eq(comments.type, CommentType.Code), eq(comments.invalidated, false)))
+      .groupBy(comments.issueId)
+      .prepare(),
+  ).all(idsParam(issueIds));
   return new Map(rows.map((r) => [r.issueId, r.n]));
 }
 
