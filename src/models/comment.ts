@@ -43,7 +43,11 @@ export function removeRepoComments(tx: Tx, repoId: number, n: number): void {
 
 /** A repository's plain comments, from its counter. */
 export function repoCommentCount(tx: Tx, repoId: number): number {
-  return tx.select({ n: repositories.numComments }).from(repositories).where(eq(repositories.id, repoId)).get()?.n ?? 0;
+  return (
+    prepared(tx, "repo.commentCount", (t) =>
+      t.select({ n: repositories.numComments }).from(repositories).where(eq(repositories.id, sql.placeholder("repoId"))).prepare(),
+    ).get({ repoId })?.n ?? 0
+  );
 }
 
 /**
@@ -108,23 +112,30 @@ export function findComments(tx: Tx, f: CommentFilter, page?: { offset: number; 
     const rows = tx.select().from(comments).where(where).orderBy(asc(comments.createdUnix), asc(comments.id)).all();
     return { rows, total: rows.length };
   }
-  const ids = tx
-    .select({ id: comments.id })
-    .from(comments)
-    .where(where)
-    .orderBy(asc(comments.createdUnix), asc(comments.id))
-    .limit(page.limit)
-    .offset(page.offset)
-    .all()
-    .map((r) => r.id);
+  // The whole repository's plain comments, the list clients page through: the same statement every time.
+  const plain = f.repoId !== undefined && f.issueId === undefined && f.isPull === undefined && f.type === CommentType.Comment;
+  const wholeRepo = plain && f.sinceUnix === undefined && f.beforeUnix === undefined;
+  const ids = (
+    wholeRepo
+      ? prepared(tx, "comment.repoPage", (t) =>
+          t
+            .select({ id: comments.id })
+            .from(comments)
+            .where(and(eq(comments.repoId, sql.placeholder("repoId")), eq(comments.type, CommentType.Comment)))
+            .orderBy(asc(comments.createdUnix), asc(comments.id))
+            .limit(sql.placeholder("limit"))
+            .offset(sql.placeholder("offset"))
+            .prepare(),
+        ).all({ repoId: f.repoId!, limit: page.limit, offset: page.offset })
+      : tx.select({ id: comments.id }).from(comments).where(where).orderBy(asc(comments.createdUnix), asc(comments.id)).limit(page.limit).offset(page.offset).all()
+  ).map((r) => r.id);
   const byId = new Map(
     (ids.length ? prepared(tx, "comment.byIds", (t) => t.select().from(comments).where(inIdsPlaceholder(comments.id)).prepare()).all(idsParam(ids)) : []).map(
       (c) => [c.id, c],
     ),
   );
   const rows = ids.map((id) => byId.get(id)).filter((c): c is CommentRow => c !== undefined);
-  // The whole repository's plain comments: its counter, not a count of the rows.
-  const plain = f.repoId !== undefined && f.issueId === undefined && f.isPull === undefined && f.type === CommentType.Comment;
-  const total = plain && f.sinceUnix === undefined && f.beforeUnix === undefined ? repoCommentCount(tx, f.repoId!) : tx.select({ n: count() }).from(comments).where(where).get()!.n;
+  // The whole repository's: its counter, not a count of the rows.
+  const total = wholeRepo ? repoCommentCount(tx, f.repoId!) : tx.select({ n: count() }).from(comments).where(where).get()!.n;
   return { rows, total };
 }

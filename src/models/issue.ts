@@ -208,16 +208,15 @@ const unitFlag = (isPull: boolean) => (isPull ? repositories.hasPullRequests : r
 /** Open and closed issues of the repositories, by kind, from their counters (kept in step by every change). */
 function counted(tx: Tx, repoIds: RepoSet, isPull: boolean): { issues: number; closedIssues: number; pulls: number; closedPulls: number } {
   if (repoIds === "everywhere") {
-    return tx
-      .select({
-        issues: sql<number>`coalesce(sum(${repositories.numIssues}), 0)`,
-        closedIssues: sql<number>`coalesce(sum(${repositories.numClosedIssues}), 0)`,
-        pulls: sql<number>`coalesce(sum(${repositories.numPulls}), 0)`,
-        closedPulls: sql<number>`coalesce(sum(${repositories.numClosedPulls}), 0)`,
-      })
+    // Only the kind's two counters, so the (unit, counters) index answers alone.
+    const all = isPull ? repositories.numPulls : repositories.numIssues;
+    const closed = isPull ? repositories.numClosedPulls : repositories.numClosedIssues;
+    const r = tx
+      .select({ all: sql<number>`coalesce(sum(${all}), 0)`, closed: sql<number>`coalesce(sum(${closed}), 0)` })
       .from(repositories)
       .where(eq(unitFlag(isPull), true))
       .get()!;
+    return isPull ? { issues: 0, closedIssues: 0, pulls: r.all, closedPulls: r.closed } : { issues: r.all, closedIssues: r.closed, pulls: 0, closedPulls: 0 };
   }
   return prepared(tx, "repo.issueCounters", (t) =>
     t
