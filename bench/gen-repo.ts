@@ -40,8 +40,8 @@ export interface GenInfo {
   repackSeconds: number;
 }
 
-/** mulberry32: small deterministic PRNG for decisions (sizes, paths, words). */
-function prng(seed: number): () => number {
+/** mulberry32: small deterministic PRNG for decisions (sizes, paths, words); the other bench scripts share it. */
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

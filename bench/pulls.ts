@@ -14,6 +14,7 @@
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, release, tmpdir, totalmem } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
+import { prng } from "./gen-repo.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Options
@@ -232,18 +233,6 @@ function newestMtime(dir: string): number {
     newest = Math.max(newest, e.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
   }
   return newest;
-}
-
-/** mulberry32: a small deterministic PRNG. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -42,6 +42,7 @@ import {
   Visibility,
 } from "../src/db/schema/index.ts";
 import { repoPath } from "../src/git/repo-init.ts";
+import { prng } from "./gen-repo.ts";
 
 const argv = process.argv.slice(2);
 const arg = (name: string) => {
@@ -70,18 +71,6 @@ export interface SeedResult {
   comments: number;
   notifications: number;
   seconds: number;
-}
-
-/** A small deterministic PRNG (mulberry32), so every run seeds the same forge. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Inserts rows in statements as large as SQLite's 32,766 bound parameters allow. */
