@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { git } from "./exec.ts";
 
@@ -10,6 +10,9 @@ export async function repackWithBitmaps(gitDir: string): Promise<void> {
   await git(["repack", "-a", "-d", "-b", "-q", "--write-bitmap-index"], { gitDir, timeoutMs: 30 * 60_000 });
   await git(["pack-refs", "--all"], { gitDir });
 }
+
+/** Whether the repository is still there: it may have been deleted between a push and its housekeeping. */
+export const repoExists = (gitDir: string): boolean => existsSync(join(gitDir, "objects"));
 
 /** The moved refs are packed again, which a skipped repack would otherwise have done. */
 export async function packRefs(gitDir: string): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Env } from "../env.ts";
-import { needsRepack, packRefs, repackWithBitmaps, unbitmappedPackBytes, writeMultiPackBitmap } from "../../git/maintenance.ts";
+import { needsRepack, packRefs, repackWithBitmaps, repoExists, unbitmappedPackBytes, writeMultiPackBitmap } from "../../git/maintenance.ts";
 
 /** How long after the last push a repository is repacked: bursts of pushes cost one repack. */
 const DEBOUNCE_MS = 30_000;
@@ -82,6 +82,7 @@ export class Housekeeper {
     try {
       // Never beside the bitmap write of the same repository: the repack deletes the packs it reads.
       await this.bitmaps.get(gitDir);
+      if (!repoExists(gitDir)) return;
       if (await needsRepack(gitDir)) await repackWithBitmaps(gitDir);
       else await packRefs(gitDir);
     } catch (err) {
