@@ -226,7 +226,8 @@ const load1 = () => Number(readFileSync("/proc/loadavg", "utf8").split(" ")[0]);
 function shortCmd(cmd: string): string {
   const w = cmd.split(" ");
   const exe = w[0]!.split("/").pop()!;
-  if (exe === "git") return `git ${w.find((x, i) => i > 0 && !x.startsWith("-")) ?? ""}`.trim();
+  // The subcommand: the first word that is neither an option nor the value of `-c`.
+  if (exe === "git") return `git ${w.find((x, i) => i > 0 && !x.startsWith("-") && w[i - 1] !== "-c") ?? ""}`.trim();
   if (exe.startsWith("git-")) return `git ${exe.slice(4)}`;
   if (exe.includes("hearth")) return `hearth ${w.slice(1, 3).join(" ")}`;
   return exe;
