@@ -58,8 +58,9 @@ export function unbitmappedPackBytes(gitDir: string): number {
 
 /**
  * A reachability bitmap over the packs as they are, through a multi-pack-index: no pack is
- * rewritten, so it costs one walk of the objects (0.7 s for the 200 MiB benchmark repository)
- * where a repack costs ~3 s and ~300 MiB. A later `repack -a -d` replaces it with a pack bitmap.
+ * rewritten, so it costs one walk of the objects (0.7 s of CPU for the 200 MiB benchmark
+ * repository) where a repack costs 1.8 s and rewrites the pack (bench/RESULTS.md, transport
+ * levers). A later `repack -a -d` replaces it with a pack bitmap.
  * The delta base cache is held to 16 MiB (git's default is 96): the walk ran no slower, and the
  * writer's heap dropped from ~110 to ~60 MiB (bench/README.md).
  */
