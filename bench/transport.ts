@@ -6,7 +6,13 @@
  *
  *   bun bench/transport.ts [--commits 20000] [--mb 200] [--branches 8] [--tags 20] [--seed 1]
  *                          [--runs 3] [--push-runs 3] [--quiet-load 0.7] [--quiet-wait 600]
+ *                          [--post-buffer BYTES] [--binary PATH]
  *                          [--rebuild] [--keep] [--no-write | --write] [--quick]
+ *
+ * --post-buffer sets the clients' http.postBuffer (default: git's own, 1 MiB, with which a push
+ * streams its pack as it is made; a buffer larger than the pack makes git build the whole pack
+ * before it sends a byte). --binary measures that hearth executable instead of dist/hearth (an
+ * older build, for a before/after comparison in the same session).
  *
  * --quick is a smoke run: 2,000 commits, 20 MiB, one run of each, short quiet waits, and
  * bench/RESULTS.md is left alone unless --write is given.
@@ -14,7 +20,7 @@
  * The generated repository is cached in bench/.work/ (gitignored), keyed by its parameters.
  * Every child process (and its descendants) is killed when the script ends, also on error or Ctrl-C.
  */
-import { chmodSync, copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, release, tmpdir, totalmem } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { cacheName, generateRepo, isGenerated, type GenInfo, type GenParams } from "./gen-repo.ts";
@@ -51,13 +57,16 @@ const O = {
   quietWait: opt("quiet-wait", QUICK ? 15 : 600),
   repackWait: opt("repack-wait", 900),
   maxMinutes: opt("max-minutes", 240),
+  postBuffer: argv.includes("--post-buffer") ? String(opt("post-buffer", 1)) : undefined,
+  binary: argv.includes("--binary") ? resolve(argv[argv.indexOf("--binary") + 1] ?? "") : undefined,
   rebuild: flag("rebuild"),
   keep: flag("keep"),
   write: flag("write") || (!QUICK && !flag("no-write")),
 };
 const DEADLINE = performance.now() + O.maxMinutes * 60_000;
 const GIT_TIMEOUT_MS = 30 * 60_000;
-const POST_BUFFER = "524288000";
+/** `-c http.postBuffer=...` for the clients, when --post-buffer asks for one. */
+const POST_BUFFER_ARGS = O.postBuffer ? ["-c", `http.postBuffer=${O.postBuffer}`] : [];
 
 // ---------------------------------------------------------------------------------------------
 // Child processes: everything spawned is tracked and killed (with its descendants) on the way out.
@@ -217,7 +226,8 @@ const load1 = () => Number(readFileSync("/proc/loadavg", "utf8").split(" ")[0]);
 function shortCmd(cmd: string): string {
   const w = cmd.split(" ");
   const exe = w[0]!.split("/").pop()!;
-  if (exe === "git") return `git ${w.find((x, i) => i > 0 && !x.startsWith("-")) ?? ""}`.trim();
+  // The subcommand: the first word that is neither an option nor the value of `-c`.
+  if (exe === "git") return `git ${w.find((x, i) => i > 0 && !x.startsWith("-") && w[i - 1] !== "-c") ?? ""}`.trim();
   if (exe.startsWith("git-")) return `git ${exe.slice(4)}`;
   if (exe.includes("hearth")) return `hearth ${w.slice(1, 3).join(" ")}`;
   return exe;
@@ -427,8 +437,14 @@ interface Sample {
 
 type ServerSide = { kind: "server"; pid: number } | { kind: "client"; serverRoots: RegExp };
 
-async function measured(target: string, op: Sample["op"], cmd: string[], server: ServerSide): Promise<Sample> {
-  const q = await waitQuiet();
+/** Background work hearth starts after a push, which the measurement does not wait for. */
+const BACKGROUND_GIT = /repack|multi-pack-index/;
+/** What the reap wait ignores: the background work, and the `cat-file --batch-command` hearth keeps open. */
+const NOT_WAITED_FOR = /repack|multi-pack-index|cat-file/;
+
+async function measured(target: string, op: Sample["op"], cmd: string[], server: ServerSide, opts: { waitQuiet?: boolean; reap?: boolean } = {}): Promise<Sample> {
+  // A clone right after a push starts at once: waiting for a quiet machine would wait out what it measures.
+  const q = opts.waitQuiet === false ? { waitedS: 0, load1: load1(), quiet: true } : await waitQuiet();
   const busy0 = machineBusyMs();
   const cpu0 = server.kind === "server" ? procCpu(server.pid) : undefined;
   const me0 = process.cpuUsage();
@@ -446,10 +462,11 @@ async function measured(target: string, op: Sample["op"], cmd: string[], server:
   const ms = performance.now() - t0;
   clearTimeout(timer);
   children.delete(p);
-  // Let the server reap its git children so their CPU shows up in cutime/cstime.
-  if (server.kind === "server") {
+  // Let the server reap its git children so their CPU shows up in cutime/cstime (not before a
+  // clone that must start right after: then only what was reaped when the client returned counts).
+  if (server.kind === "server" && opts.reap !== false) {
     const until = performance.now() + 5000;
-    while (descendants(server.pid).some((d) => !shortCmd(cmdlineOf(d)).includes("repack")) && performance.now() < until) await Bun.sleep(20);
+    while (descendants(server.pid).some((d) => !NOT_WAITED_FOR.test(cmdlineOf(d))) && performance.now() < until) await Bun.sleep(20);
   }
   const rss = sampler.stop();
   const wall = performance.now() - t0;
@@ -512,8 +529,11 @@ async function main() {
 
   // --- dist/hearth ---------------------------------------------------------------------------------
   let buildNote = "";
-  const srcNewer = () => existsSync(DIST_HEARTH) && newestMtime(join(ROOT, "src")) > statSync(DIST_HEARTH).mtimeMs;
-  if (O.rebuild || !existsSync(DIST_HEARTH) || srcNewer()) {
+  const BIN = O.binary ?? DIST_HEARTH;
+  if (O.binary && !existsSync(O.binary)) throw new Error(`--binary ${O.binary}: no such file`);
+  const srcNewer = () => !O.binary && existsSync(DIST_HEARTH) && newestMtime(join(ROOT, "src")) > statSync(DIST_HEARTH).mtimeMs;
+  if (O.binary) buildNote = `--binary ${O.binary}, not the working tree's build`;
+  else if (O.rebuild || !existsSync(DIST_HEARTH) || srcNewer()) {
     console.log(`building dist/hearth (npm run build) ...`);
     try {
       await run(["npm", "run", "build"], { timeoutMs: 600_000 });
@@ -528,9 +548,9 @@ async function main() {
   tempDirs.push(tmp);
   console.log(`work dir ${tmp}${O.keep ? " (kept)" : ""}`);
   const HEARTH = join(tmp, "hearth-bin");
-  copyFileSync(DIST_HEARTH, HEARTH);
+  copyFileSync(BIN, HEARTH);
   chmodSync(HEARTH, 0o755);
-  const hearthStat = statSync(DIST_HEARTH);
+  const hearthStat = statSync(BIN);
   const hearthVersion = (await run([HEARTH, "--version"])).stdout.trim();
   let gitHead = "?";
   try {
@@ -600,38 +620,48 @@ async function main() {
     for (const [k, v] of [["http.receivepack", "true"], ["gc.auto", "0"], ...cfg] as [string, string][]) await git(["config", k, v], dir);
   }
 
-  const pushCmd = (url: string) => ["git", `--git-dir=${SRC}`, "-c", `http.postBuffer=${POST_BUFFER}`, "push", "--quiet", url, ...REFSPECS];
-  const cloneCmd = (url: string, dest: string) => ["git", "-c", `http.postBuffer=${POST_BUFFER}`, "clone", "--bare", "--quiet", url, dest];
+  const pushCmd = (url: string) => ["git", `--git-dir=${SRC}`, ...POST_BUFFER_ARGS, "push", "--quiet", url, ...REFSPECS];
+  const cloneCmd = (url: string, dest: string) => ["git", ...POST_BUFFER_ARGS, "clone", "--bare", "--quiet", url, dest];
   /** The server side of a file:// clone or push: the upload-pack or receive-pack git starts, and what they start. */
   const FILE_SERVER = /upload-pack|receive-pack/;
 
   // --- push --------------------------------------------------------------------------------------------
   interface RepackInfo {
-    /** From the end of the push to a single pack with a bitmap, s. */
+    /** From the end of the push to a single pack with a bitmap (a pack's or a multi-pack-index's) and no background git left, s. */
     afterPushS: number;
-    /** How long the `git repack` child ran, s (from first to last sighting). */
+    /** How long the background git children ran, s (from first to last sighting). */
     repackS?: number;
     repackPeakKiB: number;
+    /** What ran: `git repack`, `git multi-pack-index`. */
+    kinds: string[];
     forced: boolean;
   }
   const pushes: Sample[] = [];
   const repacks: RepackInfo[] = [];
-  let snapshot: string | undefined;
+  const clones: Sample[] = [];
+  const clonesDir = join(tmp, "clones");
+  mkdirSync(clonesDir);
   const hearthClonesFrom = "big-1";
+  const RIGHT_AFTER = "hearth, right after its push";
 
-  /** Waits for hearth's own post-push repack of `dir` (30 s debounce), watching its git child; forces one if it never comes. */
+  /**
+   * Waits for hearth's own work on `dir` after a push (a bitmap at once for a large pack, the
+   * repack after a 30 s debounce), watching its git children; forces a repack if none comes.
+   */
   async function waitForServerRepack(dir: string, pushEnded: number): Promise<RepackInfo> {
     let first: number | undefined;
     let last: number | undefined;
     let peak = 0;
+    const kinds = new Set<string>();
     const until = performance.now() + O.repackWait * 1000;
-    while (!isRepacked(dir) || descendants(hearth.pid).some((d) => cmdlineOf(d).includes("repack"))) {
+    while (!isRepacked(dir) || descendants(hearth.pid).some((d) => BACKGROUND_GIT.test(cmdlineOf(d)))) {
       const table = processTable();
       const ds = descendants(hearth.pid, table);
-      const rp = ds.filter((d) => cmdlineOf(d).includes("repack"));
+      const rp = ds.filter((d) => BACKGROUND_GIT.test(cmdlineOf(d)));
       if (rp.length) {
         first ??= performance.now();
         last = performance.now();
+        for (const d of rp) kinds.add(shortCmd(cmdlineOf(d)));
         // The repack and its pack-objects.
         const tree = [...rp, ...rp.flatMap((d) => descendants(d, table))];
         peak = Math.max(peak, tree.reduce((a, d) => a + (memStatus(d)?.rss ?? 0), 0));
@@ -639,7 +669,7 @@ async function main() {
       if (performance.now() > until) {
         console.warn(`  hearth did not repack ${dir} within ${O.repackWait} s; running git repack -adb --write-bitmap-index`);
         await git(["repack", "-a", "-d", "-b", "-q", "--write-bitmap-index"], dir);
-        return { afterPushS: (performance.now() - pushEnded) / 1000, repackPeakKiB: peak, forced: true };
+        return { afterPushS: (performance.now() - pushEnded) / 1000, repackPeakKiB: peak, kinds: [...kinds], forced: true };
       }
       await Bun.sleep(100);
     }
@@ -647,6 +677,7 @@ async function main() {
       afterPushS: (performance.now() - pushEnded) / 1000,
       repackS: first !== undefined ? (last! - first) / 1000 : undefined,
       repackPeakKiB: peak,
+      kinds: [...kinds],
       forced: false,
     };
   }
@@ -673,25 +704,27 @@ async function main() {
         const name = `big-${r}`;
         const url = await hearthCreateRepo(name);
         const dir = hearthRepoDir(name);
-        const s = await measured(t, "push", pushCmd(url), { kind: "server", pid: hearth.pid });
+        const s = await measured(t, "push", pushCmd(url), { kind: "server", pid: hearth.pid }, { reap: false });
         const ended = performance.now();
+        // What a user cloning right after the push gets: the clone starts at once, with whatever
+        // hearth does after a push (a bitmap, a repack) running or not yet begun.
+        const asPushed = packFiles(dir);
+        const dest = join(clonesDir, `right-after-${r}.git`);
+        const c = await measured(RIGHT_AFTER, "clone", cloneCmd(url, dest), { kind: "server", pid: hearth.pid }, { waitQuiet: false });
+        clones.push(c);
+        console.log(`    pack directory when that clone started: ${asPushed.join(", ")}`);
+        if ((await refsOf(dest)) !== srcRefs) throw new Error(`${RIGHT_AFTER} clone: refs differ from the source`);
+        rmSync(dest, { recursive: true, force: true });
         s.preReceiveMs = lastRequestMs(hearthLog, "/api/internal/hook/pre-receive");
         s.postReceiveMs = lastRequestMs(hearthLog, "/api/internal/hook/post-receive");
         console.log(`    hook requests: pre-receive ${fmt(s.preReceiveMs ?? NaN, 0)} ms, post-receive ${fmt(s.postReceiveMs ?? NaN, 0)} ms`);
         pushes.push(s);
-        if (name === hearthClonesFrom) {
-          // The state between a push and the background repack, kept for the "before repack" clone.
-          snapshot = join(tmp, "pushed-pack");
-          mkdirSync(snapshot);
-          for (const f of packFiles(dir)) linkSync(join(dir, "objects", "pack", f), join(snapshot, f));
-          console.log(`    as pushed: ${packFiles(dir).join(", ")}`);
-        }
         if ((await refsOf(dir)) !== srcRefs) throw new Error(`hearth push: refs in ${dir} differ from the source`);
         const rp = await waitForServerRepack(dir, ended);
         repacks.push(rp);
         console.log(
-          `    hearth repacked ${name} ${fmt(rp.afterPushS, 0)} s after the push` +
-            (rp.repackS !== undefined ? ` (git repack ran ~${fmt(rp.repackS)} s, peak ${mibK(rp.repackPeakKiB)} MiB)` : "") +
+          `    bitmap in place and hearth's background git done ${fmt(rp.afterPushS, 0)} s after the push` +
+            (rp.repackS !== undefined ? ` (${rp.kinds.join(", ")} ran ~${fmt(rp.repackS)} s, peak ${mibK(rp.repackPeakKiB)} MiB)` : "") +
             (rp.forced ? " (forced by the benchmark)" : ""),
         );
         if (name !== hearthClonesFrom) await hearthDeleteRepo(name);
@@ -703,10 +736,7 @@ async function main() {
   const HDIR = hearthRepoDir(hearthClonesFrom);
   const hearthPack = packBytes(HDIR);
   const hearthUrl = `http://bench:${token}@127.0.0.1:${hearthPort}/bench/${hearthClonesFrom}.git`;
-  const clones: Sample[] = [];
-  const cloneTargets = ["file://", "git http-backend", "hearth", "hearth, before repack"] as const;
-  const clonesDir = join(tmp, "clones");
-  mkdirSync(clonesDir);
+  const cloneTargets = ["file://", "git http-backend", "hearth"] as const;
   console.log(`\nclone --bare (${O.runs} round(s), order rotated each round); hearth's copy: pack ${fmt(hearthPack / MiB)} MiB`);
   for (let r = 1; r <= O.runs; r++) {
     const order = cloneTargets.map((_, i) => cloneTargets[(i + r - 1) % cloneTargets.length]!);
@@ -717,20 +747,8 @@ async function main() {
         s = await measured(t, "clone", cloneCmd(`file://${SRC}`, dest), { kind: "client", serverRoots: FILE_SERVER });
       } else if (t === "git http-backend") {
         s = await measured(t, "clone", cloneCmd(backendUrl("src"), dest), { kind: "server", pid: backend.pid });
-      } else if (t === "hearth") {
-        s = await measured(t, "clone", cloneCmd(hearthUrl, dest), { kind: "server", pid: hearth.pid });
       } else {
-        // Put the pack exactly as the push left it back in place (no bitmap, one pack as received), clone, restore.
-        const packDir = join(HDIR, "objects", "pack");
-        renameSync(packDir, `${packDir}.repacked`);
-        mkdirSync(packDir);
-        try {
-          for (const f of readdirSync(snapshot!)) linkSync(join(snapshot!, f), join(packDir, f));
-          s = await measured(t, "clone", cloneCmd(hearthUrl, dest), { kind: "server", pid: hearth.pid });
-        } finally {
-          rmSync(packDir, { recursive: true, force: true });
-          renameSync(`${packDir}.repacked`, packDir);
-        }
+        s = await measured(t, "clone", cloneCmd(hearthUrl, dest), { kind: "server", pid: hearth.pid });
       }
       if (r === 1 && (await refsOf(dest)) !== srcRefs) throw new Error(`${t} clone: refs differ from the source`);
       clones.push(s);
@@ -797,7 +815,8 @@ async function main() {
       quiet: s.every((x) => x.quiet),
     };
   };
-  const C = Object.fromEntries(cloneTargets.map((t) => [t, agg(clones, t, t.startsWith("hearth") ? hearthPack : PACK)])) as Record<(typeof cloneTargets)[number], Agg>;
+  const cloneRows = [...cloneTargets, RIGHT_AFTER] as const;
+  const C = Object.fromEntries(cloneRows.map((t) => [t, agg(clones, t, t.startsWith("hearth") ? hearthPack : PACK)])) as Record<(typeof cloneRows)[number], Agg>;
   const P = Object.fromEntries(pushTargets.map((t) => [t, agg(pushes, t, PACK)])) as Record<(typeof pushTargets)[number], Agg>;
   const ratio = (a: Agg, b: Agg) => `${fmt(a.ms / b.ms, 2)}×`;
   const cpuCell = (a: Agg) =>
@@ -829,11 +848,12 @@ ${rows(
   const cmdLine = `bun bench/transport.ts${argv.length ? " " + argv.join(" ") : ""}`;
   const hc = C.hearth;
   const hp = P.hearth;
+  const kinds = [...new Set(repacks.flatMap((r) => r.kinds))];
   const repackLine = repacks.length
-    ? `After each push hearth repacked the repository in the background ${repacks.map((r) => `${fmt(r.afterPushS, 0)} s`).join(", ")} after the push ends ` +
-      `(30 s debounce, then \`git repack -adb --write-bitmap-index\`${repacks.some((r) => r.repackS !== undefined) ? `, which ran ~${repacks.filter((r) => r.repackS !== undefined).map((r) => fmt(r.repackS!)).join(", ")} s with a peak of ${mibK(Math.max(...repacks.map((r) => r.repackPeakKiB)))} MiB` : ""})` +
+    ? `After each push the repository had a bitmap and hearth's background git (${kinds.length ? kinds.map((k) => `\`${k}\``).join(", ") : "none seen"}) was done ${repacks.map((r) => `${fmt(r.afterPushS, 0)} s`).join(", ")} after the push ended` +
+      (repacks.some((r) => r.repackS !== undefined) ? ` (it ran ~${repacks.filter((r) => r.repackS !== undefined).map((r) => fmt(r.repackS!)).join(", ")} s, peak ${mibK(Math.max(...repacks.map((r) => r.repackPeakKiB)))} MiB)` : "") +
       (repacks.some((r) => r.forced) ? "; at least once it did not, and the benchmark ran the repack itself" : "") +
-      "; every measurement waited for it to finish."
+      `; the "${RIGHT_AFTER}" clone ran meanwhile, every other measurement after it.`
     : "";
 
   const hookSamples = pushes.filter((x) => x.target === "hearth" && x.postReceiveMs !== undefined);
@@ -850,8 +870,9 @@ ${rows(
       (postMs !== undefined
         ? `: the post-receive hook's request to the server alone took ${secs(postMs)} (median), while hearth's process used ${secs(hp.serverSelf!)} of CPU and peaked at ${mibK(hp.rootPeak!)} MiB resident (${mibK(hp.rootAnonPeak!)} MiB anonymous) against ${mibK(P["git http-backend"].rootPeak!)} MiB for the CGI host.`
         : "."),
-    `Before the background repack (the pack as pushed, no bitmap) a clone from hearth takes ${secs(C["hearth, before repack"].ms)} (${fmt(C["hearth, before repack"].ms / hc.ms, 2)}× the repacked one) ` +
-      `and its largest git process peaks at ${mibK(C["hearth, before repack"].childPeak)} MiB against ${mibK(hc.childPeak)} MiB with the bitmap.`,
+    `Right after its push, a clone from hearth takes ${secs(C[RIGHT_AFTER].ms)}: ${fmt(C[RIGHT_AFTER].ms / C["file://"].ms, 2)}× the \`file://\` clone and ${fmt(C[RIGHT_AFTER].ms / hc.ms, 2)}× a clone once hearth's work after the push is done; ` +
+      `hearth and its git children held at most ${mibK(C[RIGHT_AFTER].treeAnonPeak)} MiB of anonymous memory meanwhile (${mibK(C[RIGHT_AFTER].treePeak)} MiB resident with the mapped pack; largest git process: ${C[RIGHT_AFTER].childPeakName} ${mibK(C[RIGHT_AFTER].childPeak)} MiB), ` +
+      `against ${mibK(C["git http-backend"].treeAnonPeak)} MiB for http-backend and its git serving the generated repository (which has a bitmap). Its server CPU includes whatever hearth ran after the push and reaped during the clone.`,
   ];
 
   const section = `<!-- transport:begin (written by bench/transport.ts; rerunning it replaces this section) -->
@@ -865,12 +886,12 @@ Generated by \`bench/transport.ts\`; see [README.md](README.md#git-transport-ben
 - **hearth:** ${hearthVersion}, git ${gitHead}, dist/hearth built ${hearthStat.mtime.toISOString()}${buildNote ? ` (${buildNote})` : ""}
 - **Repository:** ${gen.commits.toLocaleString("en-US")} commits on ${O.branches + 1} branches, ${O.tags} annotated tags, ${gen.objects.toLocaleString("en-US")} objects, one pack of ${fmt(PACK / MiB)} MiB with a bitmap ` +
     `(\`git fast-import\` of pseudo-random blobs plus text edits, bench/gen-repo.ts, cached as \`bench/.work/${cacheName(params)}\`); hearth's copy after its repack: ${fmt(hearthPack / MiB)} MiB
-- **Clients:** \`git clone --bare\` and \`git push URL 'refs/heads/*:refs/heads/*' 'refs/tags/*:refs/tags/*'\` with \`-c http.postBuffer=${POST_BUFFER}\`, protocol v2 for fetch; hearth URLs carry the access token as the basic-auth password
+- **Clients:** \`git clone --bare\` and \`git push URL 'refs/heads/*:refs/heads/*' 'refs/tags/*:refs/tags/*'\` with ${O.postBuffer ? `\`-c http.postBuffer=${O.postBuffer}\`` : "git's default \`http.postBuffer\` (1 MiB: the push streams its pack as git makes it)"}, protocol v2 for fetch; hearth URLs carry the access token as the basic-auth password
 - **Runs:** ${O.runs} clone round(s), ${O.pushRuns} push round(s), order rotated each round; before each measurement \`sync\`, then a wait until the 1-minute load was below ${O.quietLoad} and the last 2 s nearly idle (up to ${O.quietWait} s)
 
 ### Clone (\`git clone --bare\`, all refs)
 
-${table(cloneTargets.map((t) => C[t]), C["file://"], C["git http-backend"])}
+${table(cloneRows.map((t) => C[t]), C["file://"], C["git http-backend"])}
 
 ### Push (every branch and tag into an empty repository)
 
@@ -882,7 +903,7 @@ the server process's VmRSS, the sum of VmRSS over it and its git descendants (fo
 "anon" is the RssAnon part (heap), the rest being mapped files, mostly the pack git mmaps (shared with the page cache).
 "Other CPUs" is machine busy time (\`/proc/stat\`) minus the client, the server and this script, over the wall time: other tenants of the machine.
 "git http-backend + hearth's repo config" pushes into a repository with hearth's \`receive.fsckObjects=true\` and \`core.fsync\` settings (src/git/repo-init.ts), but no hooks.
-${postMs !== undefined ? `hearth's request log puts the hooks' calls back into the server at ${fmt(preMs!, 0)} ms (pre-receive) and ${fmt(postMs, 0)} ms (post-receive), medians; git waits for both before it reports the push done.\n` : ""}"hearth, before repack" serves the pack exactly as the push left it (put back in place for the measurement). ${repackLine}
+${postMs !== undefined ? `hearth's request log puts the hooks' calls back into the server at ${fmt(preMs!, 0)} ms (pre-receive) and ${fmt(postMs, 0)} ms (post-receive), medians; git waits for both before it reports the push done.\n` : ""}"${RIGHT_AFTER}" clones the repository just pushed (one per push round), starting as soon as the push returned, without the quiet-machine wait. ${repackLine}
 hearth's process: ${mibK(hearthIdle.rss)} MiB idle after start, ${mibK(hearthEnd.rss)} MiB resident and a lifetime peak (VmHWM) of ${mibK(hearthEnd.hwm)} MiB at the end; the CGI host's peak was ${mibK(backendEnd.hwm)} MiB.
 
 ${interp.join("\n\n")}

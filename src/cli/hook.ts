@@ -1,6 +1,10 @@
 import { resolve } from "node:path";
 import type { Command } from "./command.ts";
 
+type HookName = "pre-receive" | "post-receive";
+
+export const isHookName = (s: string | undefined): s is HookName => s === "pre-receive" || s === "post-receive";
+
 /**
  * git's quarantine variables, made absolute: git may give them relative to the repository (the
  * hook's working directory), while the server runs git from elsewhere.
@@ -34,7 +38,7 @@ function pushOptionsOf(env: NodeJS.ProcessEnv): string[] {
  * It forwards the ref updates (read from stdin) to the server that spawned git, which decides
  * (pre-receive) or records (post-receive). The server passes how to reach it in the environment.
  */
-async function runHook(name: "pre-receive" | "post-receive"): Promise<number> {
+export async function runHook(name: HookName): Promise<number> {
   const url = process.env.HEARTH_INTERNAL_URL;
   const token = process.env.HEARTH_INTERNAL_TOKEN;
   const repoId = Number(process.env.HEARTH_REPO_ID);

@@ -46,6 +46,11 @@ export interface Settings {
     disableStars: boolean;
     /** `[repository.release] ALLOWED_TYPES`: what release assets may be; empty allows everything. */
     releaseAllowedTypes: string;
+    /**
+     * `BITMAP_AFTER_PUSH_MIN_SIZE` (MiB): a push that leaves at least this much pack data without a
+     * reachability bitmap gets one written at once, not only by the repack 30 s later; -1: never.
+     */
+    bitmapAfterPushMinMiB: number;
   };
   security: {
     installLock: boolean;
@@ -205,6 +210,7 @@ export function buildSettings(raw: RawConfig, inputs: SettingsInputs): { setting
       allowForkWithoutMaximumLimit: r.bool("repository", "ALLOW_FORK_WITHOUT_MAXIMUM_LIMIT", true),
       disableStars: r.bool("repository", "DISABLE_STARS", false),
       releaseAllowedTypes: r.string("repository.release", "ALLOWED_TYPES", ""),
+      bitmapAfterPushMinMiB: r.int("repository", "BITMAP_AFTER_PUSH_MIN_SIZE", 32, { min: -1 }),
     },
     security: {
       installLock: r.bool("security", "INSTALL_LOCK", true),

@@ -1,6 +1,7 @@
 import type { Env } from "../services/env.ts";
 import type { FailureLimiter } from "../auth/ratelimit.ts";
 import { gitDirOf, type RepoContext } from "../services/repo/lookup.ts";
+import { bitmapSettled } from "../services/repo/housekeeping.ts";
 import { advertiseRefs, isGitService, serviceRpc, type GitService } from "../git/transport.ts";
 import type { Access } from "./route.ts";
 import { newCall, runDeclared } from "./door.ts";
@@ -56,7 +57,7 @@ export async function handleGit(
   const door = gitDoor({ env, limiter }, { ...target, write });
   const decode = () => ({ params: { owner: target.owner, repo: target.repo.replace(/\.git$/i, "") } });
 
-  const serve = ({ repo, owner }: RepoContext, pusherId?: number) => {
+  const serve = async ({ repo, owner }: RepoContext, pusherId?: number) => {
     // The hooks of a push must know who pushes: the declaration guarantees a doer for it.
     const hookEnv =
       pusherId === undefined
@@ -74,6 +75,9 @@ export async function handleGit(
         headers: { "Content-Type": `application/x-${service}-advertisement`, ...NO_CACHE },
       });
     }
+    // A clone right after a large push waits for the bitmap hearth is writing for it: packing
+    // without one walks every object first anyway, and holds ~100 MiB more (bench/README.md).
+    if (!write) await bitmapSettled(env, opts.repoPath);
     return new Response(serviceRpc(opts, request.body, request.headers.get("content-encoding")), {
       headers: { "Content-Type": `application/x-${service}-result`, ...NO_CACHE },
     });
