@@ -29,9 +29,7 @@ const q = {
   userById: db.query("SELECT * FROM user WHERE id IN (SELECT value FROM json_each(?))"),
   repoByName: db.query("SELECT r.*, u.name AS owner_login FROM repository r JOIN user u ON u.id = r.owner_id WHERE u.lower_name = ? AND r.lower_name = ?"),
   reposByIds: db.query("SELECT * FROM repository WHERE id IN (SELECT value FROM json_each(?))"),
-  issuePage: db.query(
-    "SELECT id FROM issue WHERE repo_id = ?1 AND is_pull IN (0, 1) AND is_closed = ?2 ORDER BY created_unix DESC, id DESC LIMIT ?3 OFFSET ?4",
-  ),
+  issuePage: db.query("SELECT id FROM issue WHERE repo_id = ?1 AND is_closed = ?2 ORDER BY created_unix DESC, id DESC LIMIT ?3 OFFSET ?4"),
   pullPage: db.query("SELECT id FROM issue WHERE repo_id = ?1 AND is_pull = 1 AND is_closed = ?2 ORDER BY created_unix DESC, id DESC LIMIT ?3 OFFSET ?4"),
   searchPage: db.query("SELECT id FROM issue WHERE is_pull IN (0, 1) AND is_closed = ?1 ORDER BY created_unix DESC, id DESC LIMIT ?2 OFFSET ?3"),
   searchTotal: db.query("SELECT sum(num_issues - num_closed_issues + num_pulls - num_closed_pulls) AS n FROM repository"),

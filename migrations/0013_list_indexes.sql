@@ -3,6 +3,8 @@ CREATE INDEX `issue_label_label_idx` ON `issue_label` (`label_id`,`issue_id`);--
 DROP INDEX `issue_poster_idx`;--> statement-breakpoint
 DROP INDEX `issue_milestone_idx`;--> statement-breakpoint
 CREATE INDEX `issue_list_created_idx` ON `issue` (`repo_id`,`is_pull`,`is_closed`,`created_unix`);--> statement-breakpoint
+CREATE INDEX `issue_list_any_created_idx` ON `issue` (`repo_id`,`is_closed`,`created_unix`);--> statement-breakpoint
+CREATE INDEX `issue_list_all_created_idx` ON `issue` (`repo_id`,`created_unix`);--> statement-breakpoint
 CREATE INDEX `issue_list_updated_idx` ON `issue` (`repo_id`,`is_pull`,`is_closed`,`updated_unix`);--> statement-breakpoint
 CREATE INDEX `issue_list_comments_idx` ON `issue` (`repo_id`,`is_pull`,`is_closed`,`num_comments`,`created_unix`);--> statement-breakpoint
 CREATE INDEX `issue_list_priority_idx` ON `issue` (`repo_id`,`is_pull`,`is_closed`,`priority`,`created_unix`);--> statement-breakpoint

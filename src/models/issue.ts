@@ -283,7 +283,12 @@ export function listIssues(tx: Tx, f: IssueListFilter): { rows: IssueRow[]; tota
   if (arms.length === 1 || (Array.isArray(arms[0]!.repoIds) && arms[0]!.repoIds === arms[1]!.repoIds)) {
     const repoIds = arms[0]!.repoIds;
     const size = sizes.reduce((a, b) => a + b, 0);
-    const kind = arms.length === 1 ? eq(issues.isPull, arms[0]!.isPull) : inArray(issues.isPull, [false, true]);
+    // By creation, "either kind" and "either state" are no condition at all: the (repository[, state],
+    // created) indexes then hold the order. Other orders lead with kind and state, so there they are
+    // spelled out as IN lists SQLite walks value by value.
+    const byCreation = (f.sort ?? "latest") === "latest" || f.sort === "oldest";
+    const kind = arms.length === 1 ? eq(issues.isPull, arms[0]!.isPull) : byCreation ? undefined : inArray(issues.isPull, [false, true]);
+    const state = byCreation && f.isClosed === undefined && arms.length > 1 ? undefined : closed;
     if (narrowing.length === 0 && Array.isArray(repoIds) && repoIds.length === 1) {
       // One repository's plain list, the most asked page of all: a statement prepared per kind, state and order.
       const shape = `${arms.length === 1 ? Number(arms[0]!.isPull) : "*"}:${f.isClosed ?? "*"}:${f.sort ?? "latest"}`;
@@ -291,7 +296,7 @@ export function listIssues(tx: Tx, f: IssueListFilter): { rows: IssueRow[]; tota
         t
           .select({ id: issues.id })
           .from(issues)
-          .where(and(eq(issues.repoId, sql.placeholder("repoId")), kind, closed))
+          .where(and(eq(issues.repoId, sql.placeholder("repoId")), kind, state))
           .orderBy(...order)
           .limit(sql.placeholder("limit"))
           .offset(sql.placeholder("offset"))
@@ -303,7 +308,7 @@ export function listIssues(tx: Tx, f: IssueListFilter): { rows: IssueRow[]; tota
       ids = tx
         .select({ id: issues.id })
         .from(issues)
-        .where(and(inRepos(repoIds, arms[0]!.isPull, size), kind, closed, ...narrowing))
+        .where(and(inRepos(repoIds, arms[0]!.isPull, size), kind, state, ...narrowing))
         .orderBy(...order)
         .limit(f.limit)
         .offset(f.offset)

@@ -54,6 +54,9 @@ export const issues = sqliteTable(
     // One index per list order Gitea offers, led by what every list fixes (repository, kind, state),
     // so a page is read in order from the index and the rows skipped by an offset are never loaded.
     index("issue_list_created_idx").on(t.repoId, t.isPull, t.isClosed, t.createdUnix),
+    // Issues and pull requests together (Gitea's default list), by creation: open ones, and all.
+    index("issue_list_any_created_idx").on(t.repoId, t.isClosed, t.createdUnix),
+    index("issue_list_all_created_idx").on(t.repoId, t.createdUnix),
     index("issue_list_updated_idx").on(t.repoId, t.isPull, t.isClosed, t.updatedUnix),
     index("issue_list_comments_idx").on(t.repoId, t.isPull, t.isClosed, t.numComments, t.createdUnix),
     index("issue_list_priority_idx").on(t.repoId, t.isPull, t.isClosed, t.priority, t.createdUnix),
