@@ -45,7 +45,7 @@ const q = {
   issueNumbers: db.query("SELECT id, `index`, is_pull FROM issue WHERE id IN (SELECT value FROM json_each(?))"),
   repoSearch: db.query("SELECT * FROM repository ORDER BY lower_name ASC, id ASC LIMIT ? OFFSET ?"),
   repoCount: db.query("SELECT count(*) AS n FROM repository"),
-  ownerRepos: db.query("SELECT * FROM repository WHERE owner_id = ? ORDER BY lower_name ASC, id ASC LIMIT ? OFFSET ?"),
+  ownerRepos: db.query("SELECT * FROM repository WHERE owner_id = ? ORDER BY id ASC LIMIT ? OFFSET ?"),
   ownerRepoCount: db.query("SELECT count(*) AS n FROM repository WHERE owner_id = ?"),
   topicsOf: db.query("SELECT repo_id, name FROM repo_topic WHERE repo_id IN (SELECT value FROM json_each(?)) ORDER BY name"),
   notifPage: db.query("SELECT * FROM notification WHERE user_id = ? AND status IN (1, 3) ORDER BY updated_unix DESC, id DESC LIMIT ? OFFSET ?"),

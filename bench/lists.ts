@@ -14,6 +14,7 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { Database } from "bun:sqlite";
 import { seedScale } from "./seed-scale.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
@@ -32,6 +33,14 @@ const O = {
   rounds: opt("rounds", 3),
   single: opt("single", 20),
   source: flag("source"),
+  tree: (() => {
+    const i = argv.indexOf("--tree");
+    return i >= 0 ? resolve(argv[i + 1]!) : undefined;
+  })(),
+  label: (() => {
+    const i = argv.indexOf("--label");
+    return i >= 0 ? argv[i + 1]! : "after";
+  })(),
   rebuild: flag("rebuild"),
   write: !flag("no-write"),
   keep: flag("keep"),
@@ -140,6 +149,28 @@ async function seededTemplate(hearth: string[]): Promise<string> {
   return dir;
 }
 
+/**
+ * Migration 0013 (issue 14's indexes) undone on a copy, so a tree from before it runs on the same
+ * data as it would have: its added indexes, full-text table and triggers dropped, the three indexes
+ * it widened put back as they were, and its record removed. Its two added columns (comment.repo_id,
+ * repository.num_comments) stay; an older tree never names them.
+ */
+function downgradeForOldTree(dbPath: string): void {
+  const db = new Database(dbPath);
+  const added = [...readFileSync(join(ROOT, "migrations", "0013_list_indexes.sql"), "utf8").matchAll(/CREATE INDEX `([a-z_]+)`/g)].map((m) => m[1]!);
+  db.transaction(() => {
+    for (const t of ["issue_fts_insert", "issue_fts_delete", "issue_fts_update"]) db.exec(`DROP TRIGGER IF EXISTS ${t}`);
+    db.exec("DROP TABLE IF EXISTS issue_fts");
+    for (const name of added) db.exec(`DROP INDEX IF EXISTS ${name}`);
+    db.exec("CREATE INDEX issue_label_label_idx ON issue_label (label_id)");
+    db.exec("CREATE INDEX issue_poster_idx ON issue (poster_id)");
+    db.exec("CREATE INDEX issue_milestone_idx ON issue (milestone_id)");
+    db.exec("DELETE FROM hearth_migrations WHERE tag = '0013_list_indexes'");
+  })();
+  db.exec("ANALYZE");
+  db.close();
+}
+
 /** The pages measured against the floor (same path on both servers). */
 const LISTS: [string, string][] = [
   ["repository issues (`/repos/{o}/{r}/issues`)", "/api/v1/repos/bench/big/issues?limit=50"],
@@ -161,7 +192,7 @@ const SINGLES: string[] = [
   "/api/v1/repos/bench/big/issues?limit=50&state=closed&type=pulls",
   "/api/v1/repos/bench/big/issues?limit=50&labels=cache",
   "/api/v1/repos/bench/big/issues?limit=50&milestones=v3.0",
-  "/api/v1/repos/bench/big/issues?limit=50&created_by=user0001",
+  "/api/v1/repos/bench/big/issues?limit=50&created_by=user0014",
   "/api/v1/repos/bench/big/issues?limit=50&q=flaky",
   "/api/v1/repos/bench/big/pulls?limit=50&page=100&state=all",
   "/api/v1/repos/bench/big/pulls?limit=50&sort=recentupdate",
@@ -204,14 +235,22 @@ async function main() {
     console.log("building dist/hearth ...");
     await run(["npm", "run", "build"]);
   }
-  const hearthCmd = O.source ? [BUN, join(ROOT, "src", "main.ts")] : [dist];
-  const template = await seededTemplate(hearthCmd);
+  const hearthCmd = O.tree ? [BUN, join(O.tree, "src", "main.ts")] : O.source ? [BUN, join(ROOT, "src", "main.ts")] : [dist];
+  const template = await seededTemplate(O.tree ? [BUN, join(ROOT, "src", "main.ts")] : hearthCmd);
   const seed = JSON.parse(readFileSync(join(template, "seed.json"), "utf8"));
   const token = readFileSync(join(template, "token"), "utf8").trim();
   const tmp = mkdtempSync(join(tmpdir(), "hearth-lists-"));
   temps.push(tmp);
   const work = join(tmp, "work");
   cpSync(template, work, { recursive: true });
+  // The floor reads a copy of the data as seeded, whichever tree hearth is: the same data, with the
+  // indexes the floor's queries are written for.
+  let floorDb = join(work, "data", "hearth.db");
+  if (O.tree && !existsSync(join(O.tree, "migrations", "0013_list_indexes.sql"))) {
+    floorDb = join(tmp, "floor.db");
+    cpSync(join(template, "data", "hearth.db"), floorDb);
+    downgradeForOldTree(join(work, "data", "hearth.db"));
+  }
   const port = freePort();
   const config = join(work, "custom", "conf", "app.ini");
   writeFileSync(config, `[server]\nHTTP_ADDR = 127.0.0.1\nHTTP_PORT = ${port}\nROOT_URL = http://127.0.0.1:${port}/\n\n[log]\nLEVEL = warn\n`);
@@ -219,7 +258,7 @@ async function main() {
   const hearthBase = `http://127.0.0.1:${port}`;
   await waitReady(`${hearthBase}/api/v1/version`, hearth);
   const floorPort = freePort();
-  const floor = spawn([BUN, join(ROOT, "bench", "list-floor.ts"), "--db", join(work, "data", "hearth.db"), "--port", String(floorPort), "--root-url", `${hearthBase}/`, "--viewer", "bench"], {}, join(tmp, "floor.log"));
+  const floor = spawn([BUN, join(ROOT, "bench", "list-floor.ts"), "--db", floorDb, "--port", String(floorPort), "--root-url", `${hearthBase}/`, "--viewer", "bench"], {}, join(tmp, "floor.log"));
   const floorBase = `http://127.0.0.1:${floorPort}`;
   await waitReady(`${floorBase}/api/v1/repos/search?limit=1`, floor);
 
@@ -259,16 +298,20 @@ async function main() {
   const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${hearth.pid}/status`, "utf8"))![1]) / 1024;
 
   const hearthVersion = (await run([...hearthCmd, "--version"])).trim();
+  const treeHead = O.tree ? (await run(["git", "-C", O.tree, "rev-parse", "--short", "HEAD"])).trim() : "";
+  const downgradeNote = O.tree && !existsSync(join(O.tree, "migrations", "0013_list_indexes.sql"))
+    ? " on the same data with migration 0013's indexes, full-text table and triggers removed and its three changed indexes restored to their old form (its two new columns stay, unread by that tree)"
+    : "";
   const head = (await run(["git", "rev-parse", "--short", "HEAD"])).trim();
   const section = [
-    "<!-- lists:begin (written by bench/lists.ts; rerunning it replaces this section) -->",
-    "## List endpoints at scale",
+    `<!-- lists-${O.label}:begin (written by bench/lists.ts --label ${O.label}; rerunning it replaces this section) -->`,
+    `## List endpoints at scale: ${O.label}`,
     "",
     "Generated by `bench/lists.ts`; see [README.md](README.md#list-endpoints-at-scale-benchliststs).",
     "",
     `- **Date:** ${new Date().toISOString()}`,
     `- **Command:** \`bun bench/lists.ts${argv.length ? " " + argv.join(" ") : ""}\``,
-    `- **hearth:** ${hearthVersion}, git ${head}, ${O.source ? "`bun src/main.ts web`" : "`dist/hearth web`"}`,
+    `- **hearth:** ${hearthVersion}, ${O.tree ? `the tree at ${O.tree} (git ${treeHead}), \`bun src/main.ts web\`${downgradeNote}` : `git ${head}, ${O.source ? "`bun src/main.ts web`" : "`dist/hearth web`"}`}`,
     `- **Data:** ${fmt(seed.repos)} repositories, ${fmt(seed.issues)} issues (\`bench/big\`: ${fmt(seed.big.issues)} issues and ${fmt(seed.big.pulls)} pull requests; \`bench/small\`: 1,000), ${fmt(seed.comments)} comments, ${fmt(seed.notifications)} notifications, ${fmt(seed.users)} accounts, seeded by \`bench/seed-scale.ts\` through the data layer`,
     `- **Load:** \`wrk -t1 -c${O.connections} -d${O.duration}s\` per run, hearth with \`Authorization: token …\` as the site admin \`bench\`, the floor (\`bench/list-floor.ts\`, bare Bun.serve + bun:sqlite, no authentication) on the same database; a warm-up run each, then ${O.rounds} alternating rounds; medians; the ratio is the median of the per-round ratios`,
     "",
@@ -283,12 +326,12 @@ async function main() {
     ...singles,
     "",
     `hearth's resident memory after the run: ${fmt(rss, 1)} MiB.`,
-    "<!-- lists:end -->",
+    `<!-- lists-${O.label}:end -->`,
   ].join("\n");
   if (O.write) {
     const path = join(ROOT, "bench", "RESULTS.md");
     const text = readFileSync(path, "utf8");
-    const re = /<!-- lists:begin[\s\S]*?<!-- lists:end -->/;
+    const re = new RegExp(`<!-- lists-${O.label}:begin[\\s\\S]*?<!-- lists-${O.label}:end -->`);
     writeFileSync(path, re.test(text) ? text.replace(re, section) : `${text.trimEnd()}\n\n${section}\n`);
     console.log("wrote bench/RESULTS.md");
   } else console.log(section);

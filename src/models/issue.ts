@@ -186,6 +186,28 @@ function containingText(keyword: string): SQL {
   return sql`${issues.id} IN (SELECT rowid FROM issue_fts WHERE issue_fts MATCH ${phrase})`;
 }
 
+/**
+ * A list of one repository's issues and pull requests narrowed by nothing but one of its labels or
+ * one of its milestones: the label's or milestone's own counters (kept in step by every change,
+ * and counting both kinds) are its total, where a count would look up every issue it holds.
+ */
+function filterCounter(tx: Tx, f: IssueListFilter): { all: number; closed: number } | undefined {
+  if (!Array.isArray(f.repoIds) || f.repoIds.length !== 1 || (f.pullRepoIds && f.pullRepoIds !== f.repoIds)) return undefined;
+  const repoId = f.repoIds[0]!;
+  const others = { ...f, labelIds: undefined, anyLabelIds: undefined, milestoneIds: undefined };
+  if (narrowingConditions(others).length) return undefined;
+  const oneLabel = (f.labelIds?.length ?? 0) + (f.anyLabelIds?.length ?? 0) === 1 && !f.milestoneIds?.length;
+  if (oneLabel) {
+    const label = tx.select().from(labels).where(eq(labels.id, (f.labelIds ?? f.anyLabelIds)![0]!)).get();
+    return label && label.repoId === repoId ? { all: label.numIssues, closed: label.numClosedIssues } : undefined;
+  }
+  if (!f.labelIds?.length && !f.anyLabelIds && f.milestoneIds?.length === 1 && f.milestoneIds[0]! > 0) {
+    const milestone = tx.select().from(milestones).where(eq(milestones.id, f.milestoneIds[0]!)).get();
+    return milestone && milestone.repoId === repoId ? { all: milestone.numIssues, closed: milestone.numClosedIssues } : undefined;
+  }
+  return undefined;
+}
+
 /** One kind (issues or pull requests) in some repositories: a branch of the query. */
 interface Arm {
   isPull: boolean;
@@ -286,7 +308,8 @@ export function listIssues(tx: Tx, f: IssueListFilter): { rows: IssueRow[]; tota
     // By creation, "either kind" and "either state" are no condition at all: the (repository[, state],
     // created) indexes then hold the order. Other orders lead with kind and state, so there they are
     // spelled out as IN lists SQLite walks value by value.
-    const byCreation = (f.sort ?? "latest") === "latest" || f.sort === "oldest";
+    // (Only with no other filter: a filter's own index leads with kind and state too.)
+    const byCreation = ((f.sort ?? "latest") === "latest" || f.sort === "oldest") && narrowing.length === 0;
     const kind = arms.length === 1 ? eq(issues.isPull, arms[0]!.isPull) : byCreation ? undefined : inArray(issues.isPull, [false, true]);
     const state = byCreation && f.isClosed === undefined && arms.length > 1 ? undefined : closed;
     if (narrowing.length === 0 && Array.isArray(repoIds) && repoIds.length === 1) {
@@ -325,7 +348,10 @@ export function listIssues(tx: Tx, f: IssueListFilter): { rows: IssueRow[]; tota
   const byId = new Map(getIssuesByIds(tx, ids).map((r) => [r.id, r]));
   const rows = ids.map((id) => byId.get(id)).filter((r): r is IssueRow => r !== undefined);
   let total: number;
+  const bothKinds = arms.length === 2 && arms[0]!.repoIds === arms[1]!.repoIds;
+  const counter = bothKinds ? filterCounter(tx, f) : undefined;
   if (narrowing.length === 0) total = sizes.reduce((a, b) => a + b, 0);
+  else if (counter) total = f.isClosed === undefined ? counter.all : f.isClosed ? counter.closed : counter.all - counter.closed;
   else {
     total = 0;
     for (const [i, a] of arms.entries()) total += tx.select({ n: count() }).from(issues).where(where(a, sizes[i]!)).get()!.n;

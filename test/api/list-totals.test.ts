@@ -104,4 +104,25 @@ describe("totals follow every change", () => {
     await t.ok("DELETE", `${base}/issues/${hay.number}`, token, undefined, 204);
     expect(await search("renamed")).toEqual([]);
   });
+
+  test("a list narrowed by one label or one milestone counts from its counters, and they follow closing and created-closed issues", async () => {
+    const label = await ok("POST", `${base}/labels`, token, { name: "counted", color: "#00aabb" }, 201);
+    const milestone = await ok("POST", `${base}/milestones`, token, { title: "m-counted" }, 201);
+    const make = (title: string, closed = false) => ok("POST", `${base}/issues`, token, { title, labels: [label.id], milestone: milestone.id, closed }, 201);
+    const a = await make("labelled a");
+    await make("labelled b");
+    await make("labelled c, closed at birth", true);
+    const check = async (open: number, closed: number) => {
+      for (const [state, n] of [["open", open], ["closed", closed], ["all", open + closed]] as const) {
+        expect(await totals(`${base}/issues?state=${state}&labels=counted`)).toEqual({ header: n, rows: n });
+        expect(await totals(`${base}/issues?state=${state}&milestones=m-counted`)).toEqual({ header: n, rows: n });
+      }
+    };
+    await check(2, 1);
+    await ok("PATCH", `${base}/issues/${a.number}`, token, { state: "closed" }, 201);
+    await check(1, 2);
+    await t.ok("DELETE", `${base}/issues/${a.number}`, token, undefined, 204);
+    await check(1, 1);
+  });
 });
+

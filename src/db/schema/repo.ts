@@ -83,6 +83,8 @@ export const repositories = sqliteTable(
   (t) => [
     uniqueIndex("repository_owner_lower_name_uq").on(t.ownerId, t.lowerName),
     index("repository_lower_name_idx").on(t.lowerName),
+    // An owner's repositories in id order (Gitea's order for /users/{u}/repos and /orgs/{o}/repos).
+    index("repository_owner_idx").on(t.ownerId),
     index("repository_fork_id_idx").on(t.forkId),
     index("repository_is_private_idx").on(t.isPrivate),
     // Site-wide totals of issues and pull requests (an administrator's search) summed from the index alone.

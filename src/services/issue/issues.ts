@@ -81,6 +81,7 @@ export function createIssue(env: Env, doer: Doer, rc: SignedIn<RepoContext>, inp
     if (input.closed) {
       issue = setClosed(tx, issue, doer, true);
       recountMilestone(tx, milestoneId);
+      recountLabels(tx, labelIdsOfIssue(tx, issue.id));
     }
     issueChanged(tx, env, { kind: "created", issue, repo: rc.repo, doer });
     return issue;
