@@ -367,7 +367,8 @@ async function main() {
     const port = freePort();
     const p = lt.start(port);
     await waitReady(`http://127.0.0.1:${port}/api/v1/version`, performance.now(), p);
-    await Bun.sleep(O.idleSettle * 1000);
+    // Idle as after the load: the same rest, so the two compare.
+    await Bun.sleep(O.afterIdle * 1000);
     const idle = mem(p.pid);
     const perEndpoint: LoadResult["perEndpoint"] = [];
     for (const e of endpoints) {
@@ -445,7 +446,7 @@ ${rows(
 A database with ${O.repos} repositories and ${O.issues} issues in \`bench/repo-0\`; a fresh server, then \`wrk -t1 -c${O.connections} -d${O.loadSeconds}s\`
 with the token on each endpoint in turn; RSS sampled every 100 ms. The floor answers every request with the largest of hearth's bodies (${fmt(biggest.length)} bytes).
 
-| Process | Idle RSS | ${endpoints.map((e) => `${e.name}: req/s, CPU/req, peak RSS`).join(" | ")} | RSS after load | peak (VmHWM) | after ${O.afterIdle} s rest |
+| Process | RSS ${O.afterIdle} s after start | ${endpoints.map((e) => `${e.name}: req/s, CPU/req, peak RSS`).join(" | ")} | RSS after load | peak (VmHWM) | after ${O.afterIdle} s rest |
 |---|---:|${endpoints.map(() => "---:").join("|")}|---:|---:|---:|
 ${rows(
   loads.map((l) => [
