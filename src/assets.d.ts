@@ -15,3 +15,7 @@ declare module "swagger-ui-dist/swagger-ui-bundle.js" {
   const path: string;
   export default path;
 }
+declare module "spdx-license-list/spdx-full.json" {
+  const path: string;
+  export default path;
+}

@@ -1,7 +1,5 @@
 import type { Command } from "./command.ts";
 import { configFlags, withRuntime } from "./runtime.ts";
-import { dumpRepo } from "../services/migration/dump.ts";
-import { parseUnits } from "../services/migration/format.ts";
 
 type Flags = Record<string, string | boolean | undefined>;
 
@@ -29,6 +27,12 @@ export const dumpRepoCommand: Command = {
     unitsFlag,
   ],
   async run(flags: Flags) {
+    // Loaded when the command runs: every start of the executable (`web` above all) shares main.ts's
+    // imports, and the migration format (YAML, JSON Schema validation) is large.
+    const [{ dumpRepo }, { parseUnits }] = await Promise.all([
+      import("../services/migration/dump.ts"),
+      import("../services/migration/format.ts"),
+    ]);
     const units = parseUnits(flags.units as string | undefined);
     const s = await withRuntime(flags, (env) =>
       dumpRepo(env, {

@@ -1,8 +1,6 @@
 import type { Command } from "./command.ts";
 import { configFlags, withRuntime } from "./runtime.ts";
 import { unitsFlag } from "./dump-repo.ts";
-import { restoreRepo } from "../services/migration/restore.ts";
-import { parseUnits } from "../services/migration/format.ts";
 
 type Flags = Record<string, string | boolean | undefined>;
 
@@ -23,6 +21,11 @@ export const restoreRepoCommand: Command = {
     { name: "validation", type: "bool", description: "check every file before loading it (always on in hearth)", default: true },
   ],
   async run(flags: Flags) {
+    // Loaded when the command runs, as in dump-repo.ts.
+    const [{ restoreRepo }, { parseUnits }] = await Promise.all([
+      import("../services/migration/restore.ts"),
+      import("../services/migration/format.ts"),
+    ]);
     const units = parseUnits(flags.units as string | undefined);
     const s = await withRuntime(flags, (env) =>
       restoreRepo(env, {

@@ -88,6 +88,9 @@ export const webCommand: Command = {
     });
     // Background work left from before (webhook deliveries and mail of a previous run) resumes now.
     env.queue.start();
+    // The executable starts with the JIT reluctant (package.json's build: --compile-jit-policy), so the
+    // run-once start-up code stays in the interpreter; serving requests is what the JIT is for.
+    Bun.unsafe.setJITPolicy(1);
     if (countUsers(env) === 0) {
       log.info(
         `no users yet: create the first administrator with \`${selfCommand()} admin user create --admin --username NAME --email EMAIL --password PASSWORD --config ${settings.configFile}\``,

@@ -1,5 +1,3 @@
-import { hash, verify } from "@node-rs/argon2";
-
 /**
  * Password hashing: argon2id with Gitea's cost (64 MiB, 2 passes). @node-rs/argon2 rather than
  * Bun.password: it is 1.8x faster at the same parameters (bench/RESULTS.md), and every git
@@ -15,14 +13,21 @@ const ARGON2 = {
 
 export const PASSWORD_ALGO = "argon2id";
 
-export function hashPassword(password: string): Promise<string> {
-  return hash(password, ARGON2);
+/**
+ * The native module is loaded by the first password check, not at start-up: loading it (the
+ * executable writes the .node file out and dlopens it) was a fifth of the server's start
+ * (bench/startup.ts), and a server used with tokens only never needs it.
+ */
+const argon2 = () => import("@node-rs/argon2");
+
+export async function hashPassword(password: string): Promise<string> {
+  return (await argon2()).hash(password, ARGON2);
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   if (!stored) return false;
   try {
-    return await verify(stored, password);
+    return await (await argon2()).verify(stored, password);
   } catch {
     return false;
   }

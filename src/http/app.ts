@@ -4,7 +4,6 @@ import { FailureLimiter } from "../auth/ratelimit.ts";
 import { apiOperations } from "./api/v1/index.ts";
 import { routeTable } from "./route-table.ts";
 import { runOperation } from "./operation-runner.ts";
-import { buildSwagger } from "./swagger.ts";
 import { precompressed } from "./precompressed.ts";
 import { errorResponse, JSON_TYPE, jsonResponse } from "./respond.ts";
 import { healthz } from "./healthz.ts";
@@ -29,8 +28,9 @@ export function createApp(env: Env) {
     env.settings.security.loginRateWindowSeconds * 1000,
   );
   const deps = { env, limiter };
-  // Built on first request (ROOT_URL is final by then) and kept, raw and compressed.
-  let swaggerDoc: ((request: Request) => Response) | undefined;
+  // Built on first request (ROOT_URL is final by then) and kept, raw and compressed; the generator
+  // and its JSON Schema converter are loaded then too, not at start-up.
+  let swaggerDoc: Promise<(request: Request) => Response> | undefined;
 
   const app = new Elysia({ normalize: false });
 
@@ -76,9 +76,13 @@ export function createApp(env: Env) {
   app.post("/api/internal/hook/pre-receive", ({ request }) => handleHook(env, request, "pre-receive"), { parse: "none" } as never);
   app.post("/api/internal/hook/post-receive", ({ request }) => handleHook(env, request, "post-receive"), { parse: "none" } as never);
   if (env.settings.api.enableSwagger) {
-    app.get("/swagger.v1.json", ({ request }) => {
-      swaggerDoc ??= precompressed(JSON.stringify(buildSwagger(apiOperations, env.settings.server.rootUrl)), JSON_TYPE);
-      return swaggerDoc(request);
+    app.get("/swagger.v1.json", async ({ request }) => {
+      swaggerDoc ??= import("./swagger.ts").then(({ buildSwagger }) =>
+        precompressed(JSON.stringify(buildSwagger(apiOperations, env.settings.server.rootUrl)), JSON_TYPE),
+      );
+      // A failed build is not kept: the next request tries again, as before it was loaded lazily.
+      swaggerDoc.catch(() => (swaggerDoc = undefined));
+      return (await swaggerDoc)(request);
     });
     app.get("/api/swagger", () => swaggerPage(env.settings.server.rootUrl));
   }

@@ -1,5 +1,3 @@
-import { connect } from "node:net";
-import nodemailer from "nodemailer";
 import type SMTPTransport from "nodemailer/lib/smtp-transport";
 import type { MailerSettings } from "../config/mailer.ts";
 import type { Logger } from "../lib/log.ts";
@@ -57,12 +55,14 @@ export function smtpOptions(mailer: MailerSettings): SMTPTransport.Options {
         port: 0,
         ignoreTLS: true,
         getSocket: (_opts, done) => {
-          const socket = connect({ path: mailer.smtpAddr });
-          socket.once("error", (err) => done(err));
-          socket.once("connect", () => {
-            socket.removeAllListeners("error");
-            done(null, { connection: socket });
-          });
+          import("node:net").then(({ connect }) => {
+            const socket = connect({ path: mailer.smtpAddr });
+            socket.once("error", (err) => done(err));
+            socket.once("connect", () => {
+              socket.removeAllListeners("error");
+              done(null, { connection: socket });
+            });
+          }, done);
         },
       };
     default:
@@ -88,11 +88,14 @@ export function createMailTransport(mailer: MailerSettings, log: Logger): MailTr
       close() {},
     };
   }
-  const transporter = nodemailer.createTransport(smtpOptions(mailer));
+  // nodemailer (and the node:net, node:tls and node:dns it brings) is loaded with the first message,
+  // not at start-up: it was a tenth of the executable's script (bench/startup.ts).
+  let transporter: Promise<ReturnType<typeof import("nodemailer").createTransport>> | undefined;
+  const connect = () => (transporter ??= import("nodemailer").then((m) => m.default.createTransport(smtpOptions(mailer))));
   return {
     async send(mail, signal) {
       try {
-        await transporter.sendMail({
+        await (await connect()).sendMail({
           envelope: mail.envelope,
           headers: mail.headers,
           text: mail.text,
@@ -107,7 +110,10 @@ export function createMailTransport(mailer: MailerSettings, log: Logger): MailTr
       }
     },
     close() {
-      transporter.close();
+      void transporter?.then(
+        (t) => t.close(),
+        () => {},
+      );
     },
   };
 }

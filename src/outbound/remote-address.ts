@@ -1,4 +1,3 @@
-import { lookup } from "node:dns/promises";
 import { HostMatchList } from "./host-matcher.ts";
 import { formatIP, parseIP, type IP } from "./ip.ts";
 
@@ -22,7 +21,11 @@ export type RemoteHostVerdict =
   | { allowed: true; addresses: string[] }
   | { allowed: false };
 
-const systemResolve = async (host: string) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+// node:dns is loaded on first use, not at start-up (see request.ts).
+const systemResolve = async (host: string) => {
+  const { lookup } = await import("node:dns/promises");
+  return (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+};
 
 function lists(policy: RemoteHostPolicy): { allow: HostMatchList; block: HostMatchList } {
   const allowEntries = [policy.allowedDomains.trim() || "external"];

@@ -1,6 +1,4 @@
-import http from "node:http";
-import https from "node:https";
-import { lookup } from "node:dns/promises";
+import type { RequestOptions } from "node:https";
 import type { HostMatchList } from "./host-matcher.ts";
 import { formatIP, parseIP, type IP } from "./ip.ts";
 
@@ -26,7 +24,12 @@ export interface OutboundPolicy {
   resolve?: (host: string) => Promise<string[]>;
 }
 
-const systemResolve = async (host: string) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+// node:http, node:https and node:dns are loaded on the first outbound call, not at start-up: most
+// instances never send one, and these modules are a fifth of the executable's start (bench/startup.ts).
+const systemResolve = async (host: string) => {
+  const { lookup } = await import("node:dns/promises");
+  return (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+};
 
 export interface OutboundRequest {
   url: string;
@@ -165,7 +168,7 @@ export function canonicalHeaderName(name: string): string {
   return name.toLowerCase().replace(/(^|-)([a-z])/g, (_, d: string, c: string) => d + c.toUpperCase());
 }
 
-function direct(
+async function direct(
   url: URL,
   ip: IP,
   method: string,
@@ -177,7 +180,7 @@ function direct(
   const address = formatIP(ip);
   const family = ip.length === 4 ? 4 : 6;
   const isHttps = url.protocol === "https:";
-  const mod = isHttps ? https : http;
+  const mod = isHttps ? (await import("node:https")).default : (await import("node:http")).default;
   const payload = body === undefined ? undefined : Buffer.from(body);
   return new Promise((resolve, reject) => {
     let settled = false;
@@ -202,7 +205,7 @@ function direct(
           else cb(null, address, family);
         },
         ...(isHttps ? { rejectUnauthorized: !policy.skipTlsVerify, servername: parseIP(url.hostname) ? undefined : url.hostname } : {}),
-      } as https.RequestOptions,
+      } as RequestOptions,
       (res) => {
         const limit = policy.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
         const chunks: Buffer[] = [];

@@ -3,10 +3,13 @@
  * (modules/issue/template, services/issue/template.go): Markdown templates with YAML front matter,
  * YAML issue forms, and `config.yaml`/`config.yml` beside them.
  */
-import { parse } from "yaml";
 import type { Env } from "../env.ts";
 import * as tree from "../../git/tree.ts";
 import { gitDirOf, type RepoContext } from "../repo/lookup.ts";
+
+/** The YAML parser, loaded by the first call that reads templates rather than at start-up (bench/startup.ts). */
+let parse: typeof import("yaml").parse | undefined;
+const loadYaml = async () => void (parse ??= (await import("yaml")).parse);
 
 /** Where Gitea looks for templates, in this order. */
 const TEMPLATE_DIRS = [
@@ -74,6 +77,7 @@ function templateType(name: string): "md" | "yaml" | undefined {
  */
 export async function issueTemplates(env: Env, rc: RepoContext): Promise<{ templates: IssueTemplate[]; invalid: number }> {
   const out = { templates: [] as IssueTemplate[], invalid: 0 };
+  await loadYaml();
   const gitDir = gitDirOf(env, rc.owner, rc.repo);
   const commit = await defaultBranchCommit(gitDir, rc);
   if (!commit) return out;
@@ -110,6 +114,7 @@ export async function issueTemplates(env: Env, rc: RepoContext): Promise<{ templ
 export async function issueConfig(env: Env, rc: RepoContext): Promise<{ config: IssueConfig; error?: string }> {
   const config = defaultConfig();
   if (rc.repo.isEmpty) return { config };
+  await loadYaml();
   const gitDir = gitDirOf(env, rc.owner, rc.repo);
   const commit = await defaultBranchCommit(gitDir, rc);
   if (!commit) return { config, error: `object does not exist [id: ${rc.repo.defaultBranch}, rel_path: ]` };
@@ -138,7 +143,7 @@ function defaultConfig(): IssueConfig {
 /** The document twice: with YAML's types, and with every scalar as the text it was written as. */
 function parseYaml(text: string): { typed: unknown; raw: unknown } {
   try {
-    return { typed: parse(text), raw: parse(text, { schema: "failsafe" }) };
+    return { typed: parse!(text), raw: parse!(text, { schema: "failsafe" }) };
   } catch (err) {
     throw new TemplateError(`yaml: ${(err as Error).message.split("\n")[0]}`);
   }
