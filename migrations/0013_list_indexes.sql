@@ -14,6 +14,7 @@ CREATE INDEX `issue_poster_idx` ON `issue` (`poster_id`,`repo_id`,`is_pull`,`is_
 CREATE INDEX `issue_milestone_idx` ON `issue` (`milestone_id`,`is_pull`,`is_closed`,`created_unix`);--> statement-breakpoint
 ALTER TABLE `repository` ADD `num_comments` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 UPDATE `repository` SET `num_comments` = (SELECT coalesce(sum(`num_comments`), 0) FROM `issue` WHERE `issue`.`repo_id` = `repository`.`id`);--> statement-breakpoint
+CREATE INDEX `repository_owner_idx` ON `repository` (`owner_id`);--> statement-breakpoint
 CREATE INDEX `repository_issue_counts_idx` ON `repository` (`has_issues`,`num_issues`,`num_closed_issues`);--> statement-breakpoint
 CREATE INDEX `repository_pull_counts_idx` ON `repository` (`has_pull_requests`,`num_pulls`,`num_closed_pulls`);--> statement-breakpoint
 ALTER TABLE `comment` ADD `repo_id` integer DEFAULT 0 NOT NULL;--> statement-breakpoint

@@ -28,5 +28,5 @@ export const migrations: readonly { tag: string; when: number; sql: string }[] =
   { tag: "0010_push_mirrors_variables", when: 1795453659711, sql: m10 },
   { tag: "0011_repo_avatar", when: 1795453808154, sql: m11 },
   { tag: "0012_follow", when: 1795650275807, sql: m12 },
-  { tag: "0013_list_indexes", when: 1795661388144, sql: m13 },
+  { tag: "0013_list_indexes", when: 1795661935411, sql: m13 },
 ];
