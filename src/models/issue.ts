@@ -181,7 +181,8 @@ function narrowingConditions(f: IssueListFilter): SQL[] {
  * matched row by row.
  */
 function containingText(keyword: string): SQL {
-  if ([...keyword].length < 3) return or(containsText(issues.title, keyword), containsText(issues.content, keyword))!;
+  // (FTS5 reads the query as a C string: a NUL would cut it short, so such a keyword is matched row by row too.)
+  if ([...keyword].length < 3 || keyword.includes("\0")) return or(containsText(issues.title, keyword), containsText(issues.content, keyword))!;
   const phrase = `"${keyword.replaceAll('"', '""')}"`;
   return sql`${issues.id} IN (SELECT rowid FROM issue_fts WHERE issue_fts MATCH ${phrase})`;
 }
