@@ -192,7 +192,7 @@ const SINGLES: string[] = [
   "/api/v1/repos/bench/big/issues?limit=50&state=closed&type=pulls",
   "/api/v1/repos/bench/big/issues?limit=50&labels=cache",
   "/api/v1/repos/bench/big/issues?limit=50&milestones=v3.0",
-  "/api/v1/repos/bench/big/issues?limit=50&created_by=user0014",
+  "/api/v1/repos/bench/big/issues?limit=50&created_by=user0014&state=all",
   "/api/v1/repos/bench/big/issues?limit=50&q=reproduce%20654321%3A",
   "/api/v1/repos/bench/big/issues?limit=50&q=flaky",
   "/api/v1/repos/bench/big/pulls?limit=50&page=100&state=all",

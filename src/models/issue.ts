@@ -309,8 +309,9 @@ export function listIssues(tx: Tx, f: IssueListFilter): { rows: IssueRow[]; tota
     // By creation, "either kind" and "either state" are no condition at all: the (repository[, state],
     // created) indexes then hold the order. Other orders lead with kind and state, so there they are
     // spelled out as IN lists SQLite walks value by value.
-    // (Only with no other filter: a filter's own index leads with kind and state too.)
-    const byCreation = ((f.sort ?? "latest") === "latest" || f.sort === "oldest") && narrowing.length === 0;
+    // (Not with a poster or milestone filter: their own indexes lead with kind and state too.
+    // Label, assignee, mention and text filters are membership tests applied along the walk.)
+    const byCreation = ((f.sort ?? "latest") === "latest" || f.sort === "oldest") && f.posterId === undefined && !f.milestoneIds?.length;
     const kind = arms.length === 1 ? eq(issues.isPull, arms[0]!.isPull) : byCreation ? undefined : inArray(issues.isPull, [false, true]);
     const state = byCreation && f.isClosed === undefined && arms.length > 1 ? undefined : closed;
     if (narrowing.length === 0 && Array.isArray(repoIds) && repoIds.length === 1) {
