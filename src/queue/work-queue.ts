@@ -47,6 +47,11 @@ export interface QueueOptions {
    */
   batch: number;
   /**
+   * With `batch`: how long a put waits before it wakes the workers, so the items put meanwhile
+   * (by other requests) are claimed and settled together. The delay each item may add to its run.
+   */
+  gatherMs: number;
+  /**
    * How long a claimed item stays reserved for its worker. Longer than any run can take: when it
    * runs out the item is claimable again (that is how a crash mid-run is recovered).
    */
@@ -67,6 +72,7 @@ export interface QueueOptions {
 const DEFAULTS: QueueOptions = {
   concurrency: 4,
   batch: 1,
+  gatherMs: 0,
   leaseMs: 5 * 60_000,
   maxAttempts: 10,
   backoffMs: (n) => Math.min(10_000 * 2 ** (n - 1), 3_600_000),
@@ -103,6 +109,8 @@ export class WorkQueue {
    */
   private readonly maybeDue = new Set<string>();
   private readonly inFlight = new Set<Promise<void>>();
+  /** The queues whose puts wait out `gatherMs` before waking the workers, with that wait's timer. */
+  private readonly gathering = new Map<string, ReturnType<typeof setTimeout>>();
   private idleWaiters: { queue?: string; resolve: () => void }[] = [];
 
   constructor(
@@ -126,7 +134,7 @@ export class WorkQueue {
     const now = Date.now();
     const row = insertQueueItem(tx, queue, JSON.stringify(payload), now + (opts.delayMs ?? 0), now);
     // After the current synchronous work, so after the caller's transaction has committed.
-    this.wake(queue);
+    this.wakeAfterPut(queue);
     return row.id;
   }
 
@@ -164,6 +172,8 @@ export class WorkQueue {
   /** Stops claiming, and waits for the runs under way to finish. Items not yet run stay for the next start. */
   async stop(): Promise<void> {
     this.stopped = true;
+    for (const t of this.gathering.values()) clearTimeout(t);
+    this.gathering.clear();
     clearTimeout(this.timer);
     this.timer = undefined;
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
@@ -206,6 +216,19 @@ export class WorkQueue {
 
   private markAllDue(): void {
     for (const name of this.queues.keys()) this.maybeDue.add(name);
+  }
+
+  /** Wakes the workers for a put: at once, or after the queue's `gatherMs` (one timer per queue at a time). */
+  private wakeAfterPut(queue: string): void {
+    const gatherMs = this.queues.get(queue)?.options.gatherMs ?? 0;
+    if (gatherMs <= 0) return this.wake(queue);
+    if (this.gathering.has(queue)) return;
+    const timer = setTimeout(() => {
+      this.gathering.delete(queue);
+      this.wake(queue);
+    }, gatherMs);
+    timer.unref?.();
+    this.gathering.set(queue, timer);
   }
 
   /**

@@ -152,6 +152,27 @@ describe("persistent work queue", () => {
     expect(countQueueItems(db, "t")).toBe(0);
   }, 5000);
 
+  test("with gatherMs, items put one by one within the wait are claimed together (one lease)", async () => {
+    const { db, queue } = setup();
+    const leases: number[] = [];
+    queue.register<{ i: number }>(
+      "t",
+      async (_p, job) => {
+        const row = db.select().from(queueItems).all().find((r) => r.id === job.id)!;
+        leases.push(row.leasedUntilMs);
+      },
+      { concurrency: 1, batch: 8, gatherMs: 40 },
+    );
+    queue.start();
+    for (let i = 0; i < 3; i++) {
+      writeTx(db, (tx) => queue.put(tx, "t", { i }));
+      await sleep(2);
+    }
+    await queue.idle();
+    expect(leases).toHaveLength(3);
+    expect(new Set(leases).size).toBe(1);
+  });
+
   test("items claimed in one batch by a worker that died all run again when the lease runs out", async () => {
     const { path, db } = setup();
     writeTx(db, (tx) => {
