@@ -13,6 +13,7 @@ import m10 from "../../migrations/0010_push_mirrors_variables.sql" with { type: 
 import m11 from "../../migrations/0011_repo_avatar.sql" with { type: "text" };
 import m12 from "../../migrations/0012_follow.sql" with { type: "text" };
 import m13 from "../../migrations/0013_list_indexes.sql" with { type: "text" };
+import m14 from "../../migrations/0014_audience_indexes.sql" with { type: "text" };
 
 export const migrations: readonly { tag: string; when: number; sql: string }[] = [
   { tag: "0000_init", when: 1795424040714, sql: m0 },
@@ -29,4 +30,5 @@ export const migrations: readonly { tag: string; when: number; sql: string }[] =
   { tag: "0011_repo_avatar", when: 1795453808154, sql: m11 },
   { tag: "0012_follow", when: 1795650275807, sql: m12 },
   { tag: "0013_list_indexes", when: 1795661935411, sql: m13 },
+  { tag: "0014_audience_indexes", when: 1795662499436, sql: m14 },
 ];

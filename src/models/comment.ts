@@ -1,11 +1,16 @@
 import { and, asc, count, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { prepared } from "../db/prepared.ts";
 import { idsParam, inIdsPlaceholder } from "./id-list.ts";
+import { insertReturning } from "./prepared-insert.ts";
 import type { Tx } from "../db/client.ts";
 import { comments, CommentType, issues, repositories, type CommentRow, type IssueRow, type NewCommentRow } from "../db/schema/index.ts";
 
 export function insertComment(tx: Tx, row: NewCommentRow): CommentRow {
-  return tx.insert(comments).values({ ...row, repoId: repoOfIssue(row.issueId) }).returning().get();
+  // Prepared once per set of columns (prepared-insert.ts); the repository is its issue's.
+  const { repoId: _ignored, ...rest } = row;
+  return insertReturning(tx, comments, "comment", rest, {
+    repoId: sql`(SELECT ${issues.repoId} FROM ${issues} WHERE ${issues.id} = ${sql.placeholder("issueId")})`,
+  });
 }
 
 /** The repository a new comment records: its issue's. */
@@ -56,13 +61,24 @@ export function repoCommentCount(tx: Tx, repoId: number): number {
  * reads every comment of the issue, which made each comment cost more than the one before.
  */
 export function commentAdded(tx: Tx, issueId: number, updatedUnix: number): IssueRow | undefined {
-  const issue = tx
-    .update(issues)
-    .set({ numComments: sql`${issues.numComments} + 1`, updatedUnix })
-    .where(eq(issues.id, issueId))
-    .returning()
-    .get();
-  if (issue) tx.update(repositories).set({ numComments: sql`${repositories.numComments} + 1` }).where(eq(repositories.id, issue.repoId)).run();
+  // Run for every new comment: prepared once (db/prepared.ts).
+  const issue = prepared(tx, "comment.added.issue", (t) =>
+    t
+      .update(issues)
+      .set({ numComments: sql`${issues.numComments} + 1`, updatedUnix: sql`${sql.placeholder("updatedUnix")}` })
+      .where(eq(issues.id, sql.placeholder("issueId")))
+      .returning()
+      .prepare(),
+  ).get({ issueId, updatedUnix });
+  if (issue) {
+    prepared(tx, "comment.added.repo", (t) =>
+      t
+        .update(repositories)
+        .set({ numComments: sql`${repositories.numComments} + 1` })
+        .where(eq(repositories.id, sql.placeholder("repoId")))
+        .prepare(),
+    ).run({ repoId: issue.repoId });
+  }
   return issue;
 }
 

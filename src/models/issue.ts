@@ -1,6 +1,7 @@
 import { and, asc, count, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
 import { prepared } from "../db/prepared.ts";
+import { insertReturning } from "./prepared-insert.ts";
 import { containsText } from "./like.ts";
 import { idsParam, inIdList, inIdsPlaceholder } from "./id-list.ts";
 import {
@@ -22,16 +23,19 @@ import {
 
 /** The next number of a repository's issues and pull requests (one sequence for both). */
 export function nextIssueIndex(tx: Tx, repoId: number): number {
-  return tx
-    .insert(issueIndexes)
-    .values({ repoId, maxIndex: 1 })
-    .onConflictDoUpdate({ target: issueIndexes.repoId, set: { maxIndex: sql`${issueIndexes.maxIndex} + 1` } })
-    .returning({ index: issueIndexes.maxIndex })
-    .get()!.index;
+  // Issue creation's statements are prepared once (db/prepared.ts), as is insertIssue.
+  return prepared(tx, "issue.nextIndex", (t) =>
+    t
+      .insert(issueIndexes)
+      .values({ repoId: sql.placeholder("repoId"), maxIndex: 1 })
+      .onConflictDoUpdate({ target: issueIndexes.repoId, set: { maxIndex: sql`${issueIndexes.maxIndex} + 1` } })
+      .returning({ index: issueIndexes.maxIndex })
+      .prepare(),
+  ).get({ repoId })!.index;
 }
 
 export function insertIssue(tx: Tx, row: NewIssueRow): IssueRow {
-  return tx.insert(issues).values(row).returning().get();
+  return insertReturning(tx, issues, "issue", row);
 }
 
 export function getIssueByIndex(tx: Tx, repoId: number, index: number): IssueRow | undefined {
@@ -69,10 +73,19 @@ export function deleteIssueRow(tx: Tx, id: number): void {
  */
 export function adjustRepoIssueCounters(tx: Tx, repoId: number, isPull: boolean, delta: { all: number; closed: number }): void {
   if (delta.all === 0 && delta.closed === 0) return;
-  const set = isPull
-    ? { numPulls: sql`${repositories.numPulls} + ${delta.all}`, numClosedPulls: sql`${repositories.numClosedPulls} + ${delta.closed}` }
-    : { numIssues: sql`${repositories.numIssues} + ${delta.all}`, numClosedIssues: sql`${repositories.numClosedIssues} + ${delta.closed}` };
-  tx.update(repositories).set(set).where(eq(repositories.id, repoId)).run();
+  const all = sql.placeholder("all");
+  const closed = sql.placeholder("closed");
+  prepared(tx, isPull ? "repo.adjustPullCounters" : "repo.adjustIssueCounters", (t) =>
+    t
+      .update(repositories)
+      .set(
+        isPull
+          ? { numPulls: sql`${repositories.numPulls} + ${all}`, numClosedPulls: sql`${repositories.numClosedPulls} + ${closed}` }
+          : { numIssues: sql`${repositories.numIssues} + ${all}`, numClosedIssues: sql`${repositories.numClosedIssues} + ${closed}` },
+      )
+      .where(eq(repositories.id, sql.placeholder("repoId")))
+      .prepare(),
+  ).run({ repoId, all: delta.all, closed: delta.closed });
 }
 
 export type IssueSort =

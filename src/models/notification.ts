@@ -24,19 +24,21 @@ import {
 export function issueAudience(tx: Tx, issueId: number, repoId: number): number[] {
   // Asked for every new issue and comment, by the bus's worker: prepared once (db/prepared.ts).
   const issue = sql.placeholder("issueId");
+  // UNION ALL then one DISTINCT, and NOT EXISTS through issue_watch_issue_idx: a third of the cost
+  // of UNION's temporary B-tree per arm and a NOT IN list built for each call.
   const rows = prepared(tx, "notification.issueAudience", (t) =>
     t
-      .select({ uid: sql<number>`uid` })
+      .selectDistinct({ uid: sql<number>`uid` })
       .from(sql`(
         SELECT ${issueWatches.userId} AS uid FROM ${issueWatches} WHERE ${issueWatches.issueId} = ${issue} AND ${issueWatches.isWatching} = 1
-        UNION SELECT ${watches.uid} FROM ${watches} WHERE ${watches.repoId} = ${sql.placeholder("repoId")}
-        UNION SELECT ${issues.posterId} FROM ${issues} WHERE ${issues.id} = ${issue}
-        UNION SELECT ${comments.posterId} FROM ${comments}
+        UNION ALL SELECT ${watches.uid} FROM ${watches} WHERE ${watches.repoId} = ${sql.placeholder("repoId")}
+        UNION ALL SELECT ${issues.posterId} FROM ${issues} WHERE ${issues.id} = ${issue}
+        UNION ALL SELECT ${comments.posterId} FROM ${comments}
           WHERE ${comments.issueId} = ${issue} AND ${comments.type} IN (${CommentType.Comment}, ${CommentType.Code}, ${CommentType.Review})
       )`)
       .where(
-        sql`uid > 0 AND uid NOT IN (
-          SELECT ${issueWatches.userId} FROM ${issueWatches} WHERE ${issueWatches.issueId} = ${issue} AND ${issueWatches.isWatching} = 0
+        sql`uid > 0 AND NOT EXISTS (
+          SELECT 1 FROM ${issueWatches} WHERE ${issueWatches.issueId} = ${issue} AND ${issueWatches.isWatching} = 0 AND ${issueWatches.userId} = uid
         )`,
       )
       .prepare(),

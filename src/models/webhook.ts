@@ -81,6 +81,24 @@ export function defaultWebhooks(tx: Tx): WebhookRow[] {
 }
 
 /**
+ * Whether an active hook could hear of the repository's events: one of its own, or one of any
+ * owner or the site (repo_id 0). False on a site without hooks, so an event's notifier need not
+ * look up the repository and its owner to find none. Prepared once (db/prepared.ts).
+ */
+export function anyActiveHookMayApply(tx: Tx, repoId: number): boolean {
+  return (
+    prepared(tx, "webhook.anyMayApply", (t) =>
+      t
+        .select({ one: sql<number>`1` })
+        .from(webhooks)
+        .where(and(eq(webhooks.isActive, true), sql`${webhooks.repoId} IN (${sql.placeholder("repoId")}, 0)`))
+        .limit(1)
+        .prepare(),
+    ).get({ repoId }) !== undefined
+  );
+}
+
+/**
  * The active hooks an event of a repository goes to, as Gitea's PrepareWebhooks gathers them:
  * the repository's own, its owner's (user or organization) and the site's system hooks. Default
  * hooks are not among them: their copies in the repository are.

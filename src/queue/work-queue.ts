@@ -1,4 +1,4 @@
-import type { DB, Tx } from "../db/client.ts";
+import { writeTx, type DB, type Tx } from "../db/client.ts";
 import type { Logger } from "../lib/log.ts";
 import {
   advanceQueueItem,
@@ -12,6 +12,7 @@ import {
   rescheduleQueueItem,
   withdrawQueueItem,
 } from "../models/queue.ts";
+import type { QueueItemRow } from "../db/schema/index.ts";
 
 /** The item being run, as its handler sees it. */
 export interface Job {
@@ -39,6 +40,18 @@ export interface QueueOptions {
   /** Items of this queue run at the same time, at most. */
   concurrency: number;
   /**
+   * Items one worker claims at once and runs one after another, settling those done together in
+   * one commit after the last: claiming and settling cost a commit each, more than a short run
+   * itself. For a busy queue of short runs (the event bus's); a crash mid-batch runs every item of
+   * the batch again, the finished ones too (still at least once).
+   */
+  batch: number;
+  /**
+   * With `batch`: how long a put waits before it wakes the workers, so the items put meanwhile
+   * (by other requests) are claimed and settled together. The delay each item may add to its run.
+   */
+  gatherMs: number;
+  /**
    * How long a claimed item stays reserved for its worker. Longer than any run can take: when it
    * runs out the item is claimable again (that is how a crash mid-run is recovered).
    */
@@ -58,6 +71,8 @@ export interface QueueOptions {
 
 const DEFAULTS: QueueOptions = {
   concurrency: 4,
+  batch: 1,
+  gatherMs: 0,
   leaseMs: 5 * 60_000,
   maxAttempts: 10,
   backoffMs: (n) => Math.min(10_000 * 2 ** (n - 1), 3_600_000),
@@ -94,6 +109,8 @@ export class WorkQueue {
    */
   private readonly maybeDue = new Set<string>();
   private readonly inFlight = new Set<Promise<void>>();
+  /** The queues whose puts wait out `gatherMs` before waking the workers, with that wait's timer. */
+  private readonly gathering = new Map<string, ReturnType<typeof setTimeout>>();
   private idleWaiters: { queue?: string; resolve: () => void }[] = [];
 
   constructor(
@@ -117,7 +134,7 @@ export class WorkQueue {
     const now = Date.now();
     const row = insertQueueItem(tx, queue, JSON.stringify(payload), now + (opts.delayMs ?? 0), now);
     // After the current synchronous work, so after the caller's transaction has committed.
-    this.wake(queue);
+    this.wakeAfterPut(queue);
     return row.id;
   }
 
@@ -155,6 +172,8 @@ export class WorkQueue {
   /** Stops claiming, and waits for the runs under way to finish. Items not yet run stay for the next start. */
   async stop(): Promise<void> {
     this.stopped = true;
+    for (const t of this.gathering.values()) clearTimeout(t);
+    this.gathering.clear();
     clearTimeout(this.timer);
     this.timer = undefined;
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
@@ -199,6 +218,19 @@ export class WorkQueue {
     for (const name of this.queues.keys()) this.maybeDue.add(name);
   }
 
+  /** Wakes the workers for a put: at once, or after the queue's `gatherMs` (one timer per queue at a time). */
+  private wakeAfterPut(queue: string): void {
+    const gatherMs = this.queues.get(queue)?.options.gatherMs ?? 0;
+    if (gatherMs <= 0) return this.wake(queue);
+    if (this.gathering.has(queue)) return;
+    const timer = setTimeout(() => {
+      this.gathering.delete(queue);
+      this.wake(queue);
+    }, gatherMs);
+    timer.unref?.();
+    this.gathering.set(queue, timer);
+  }
+
   /**
    * Coalesces wake-ups: one pump per turn of the event loop, whatever the number of puts. `queue`:
    * only that queue may have gained an item; without it any may have.
@@ -228,11 +260,10 @@ export class WorkQueue {
         if (free <= 0) continue;
         const now = Date.now();
         const leaseUntil = now + q.options.leaseMs;
-        const claimed = claimQueueItems(this.db, q.name, now, leaseUntil, free);
-        for (const item of claimed) {
-          this.run(q, item.id, item.payload, item.attempts, leaseUntil);
-        }
-        if (claimed.length < free) {
+        const batch = Math.max(1, q.options.batch);
+        const claimed = claimQueueItems(this.db, q.name, now, leaseUntil, free * batch);
+        for (let i = 0; i < claimed.length; i += batch) this.run(q, claimed.slice(i, i + batch), leaseUntil);
+        if (claimed.length < free * batch) {
           drained.push(q.name);
           this.maybeDue.delete(q.name);
         }
@@ -280,8 +311,37 @@ export class WorkQueue {
     }
   }
 
-  private run(q: Registered, id: number, rawPayload: string, attempts: number, leaseUntil: number): void {
+  /** Runs claimed items one after another in one slot of `q`, then settles what their handlers did not, in one commit. */
+  private run(q: Registered, items: QueueItemRow[], leaseUntil: number): void {
     q.running++;
+    const p = (async () => {
+      const outcomes: { id: number; result: JobResult }[] = [];
+      for (const item of items) {
+        const outcome = await this.runOne(q, item, leaseUntil);
+        if (outcome) outcomes.push(outcome);
+      }
+      if (outcomes.length === 0) return;
+      try {
+        writeTx(this.db, (tx) => {
+          for (const o of outcomes) this.settle(tx, o.id, leaseUntil, o.result);
+        });
+      } catch (err) {
+        // The lease will run out and the items run again: at least once, never lost.
+        this.log.error(`work queue ${q.name}: could not record a run`, { ids: outcomes.map((o) => o.id), error: (err as Error).message });
+      }
+    })().finally(() => {
+      q.running--;
+      this.inFlight.delete(p);
+      // Coalesced: runs finishing in the same turn share one claim (one commit) for what follows.
+      if (!this.stopped) this.wake(q.name);
+      this.resolveIdle();
+    });
+    this.inFlight.add(p);
+  }
+
+  /** Runs one item's handler; what is left to settle afterwards, or nothing if the handler settled it itself. */
+  private async runOne(q: Registered, item: QueueItemRow, leaseUntil: number): Promise<{ id: number; result: JobResult } | undefined> {
+    const { id, attempts } = item;
     let settled = false;
     const job: Job = {
       id,
@@ -292,37 +352,22 @@ export class WorkQueue {
         settled = true;
       },
     };
-    const p = (async () => {
-      let result: JobResult;
-      try {
-        result = await q.handler(JSON.parse(rawPayload), job);
-      } catch (err) {
-        if (settled) {
-          this.log.error(`work queue ${q.name}: a run failed after settling its item`, { id, error: (err as Error)?.message ?? String(err) });
-          return;
-        }
-        if (attempts >= q.options.maxAttempts) {
-          this.log.error(`work queue ${q.name}: giving up on an item`, { id, attempts, error: (err as Error)?.message ?? String(err) });
-          result = undefined;
-        } else {
-          this.log.warn(`work queue ${q.name}: run failed, retrying`, { id, attempts, error: (err as Error)?.message ?? String(err) });
-          result = { retryInMs: q.options.backoffMs(attempts) };
-        }
+    let result: JobResult;
+    try {
+      result = await q.handler(JSON.parse(item.payload), job);
+    } catch (err) {
+      if (settled) {
+        this.log.error(`work queue ${q.name}: a run failed after settling its item`, { id, error: (err as Error)?.message ?? String(err) });
+        return undefined;
       }
-      if (settled) return;
-      try {
-        this.settle(this.db, id, leaseUntil, result);
-      } catch (err) {
-        // The lease will run out and the item run again: at least once, never lost.
-        this.log.error(`work queue ${q.name}: could not record a run`, { id, error: (err as Error).message });
+      if (attempts >= q.options.maxAttempts) {
+        this.log.error(`work queue ${q.name}: giving up on an item`, { id, attempts, error: (err as Error)?.message ?? String(err) });
+        result = undefined;
+      } else {
+        this.log.warn(`work queue ${q.name}: run failed, retrying`, { id, attempts, error: (err as Error)?.message ?? String(err) });
+        result = { retryInMs: q.options.backoffMs(attempts) };
       }
-    })().finally(() => {
-      q.running--;
-      this.inFlight.delete(p);
-      // Coalesced: runs finishing in the same turn share one claim (one commit) for what follows.
-      if (!this.stopped) this.wake(q.name);
-      this.resolveIdle();
-    });
-    this.inFlight.add(p);
+    }
+    return settled ? undefined : { id, result };
   }
 }

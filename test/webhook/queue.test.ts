@@ -121,6 +121,75 @@ describe("persistent work queue", () => {
     expect(most).toBe(3);
   });
 
+  test("a batch runs its items one after another in order; each is settled by its own outcome; a crash mid-batch runs them all again", async () => {
+    const { db, queue } = setup();
+    const seen: number[] = [];
+    let running = 0;
+    let most = 0;
+    queue.register<{ i: number }>(
+      "t",
+      async ({ i }, job) => {
+        running++;
+        most = Math.max(most, running);
+        await sleep(1);
+        running--;
+        seen.push(i);
+        if (i === 2 && job.attempts === 1) throw new Error("once");
+        if (i === 3 && job.attempts === 1) return { retryInMs: 30 };
+        if (i === 4) writeTx(db, (tx) => job.complete(tx));
+      },
+      { concurrency: 1, batch: 4, backoffMs: () => 20 },
+    );
+    writeTx(db, (tx) => {
+      for (let i = 0; i < 7; i++) queue.put(tx, "t", { i });
+    });
+    queue.start();
+    await queue.idle();
+    expect(most).toBe(1);
+    // 0..6 in order, then the failed 2 after its backoff and the rescheduled 3 after its delay; the
+    // others (4 settled in its own transaction) ran once.
+    expect(seen).toEqual([0, 1, 2, 3, 4, 5, 6, 2, 3]);
+    expect(countQueueItems(db, "t")).toBe(0);
+  }, 5000);
+
+  test("with gatherMs, items put one by one within the wait are claimed together (one lease)", async () => {
+    const { db, queue } = setup();
+    const leases: number[] = [];
+    queue.register<{ i: number }>(
+      "t",
+      async (_p, job) => {
+        const row = db.select().from(queueItems).all().find((r) => r.id === job.id)!;
+        leases.push(row.leasedUntilMs);
+      },
+      { concurrency: 1, batch: 8, gatherMs: 40 },
+    );
+    queue.start();
+    for (let i = 0; i < 3; i++) {
+      writeTx(db, (tx) => queue.put(tx, "t", { i }));
+      await sleep(2);
+    }
+    await queue.idle();
+    expect(leases).toHaveLength(3);
+    expect(new Set(leases).size).toBe(1);
+  });
+
+  test("items claimed in one batch by a worker that died all run again when the lease runs out", async () => {
+    const { path, db } = setup();
+    writeTx(db, (tx) => {
+      const dead = new WorkQueue(db, createLogger("none"));
+      for (let i = 0; i < 3; i++) dead.put(tx, "t", { i });
+    });
+    // The dead worker's claim: three items leased until a moment from now, none settled.
+    expect(claimQueueItems(db, "t", Date.now(), Date.now() + 50, 3)).toHaveLength(3);
+    const { queue } = setup(path);
+    const seen: number[] = [];
+    queue.register<{ i: number }>("t", async ({ i }) => void seen.push(i), { concurrency: 1, batch: 8, pollMs: 20 });
+    queue.start();
+    await sleep(150);
+    await queue.idle();
+    expect(seen).toEqual([0, 1, 2]);
+  });
+
   test("a queue with pollMs runs items another process put (which cannot wake it) without a restart", async () => {
     const server = setup();
     const ran: number[] = [];

@@ -215,6 +215,9 @@ export const comments = sqliteTable(
     index("comment_issue_idx").on(t.issueId, t.createdUnix),
     index("comment_updated_idx").on(t.updatedUnix),
     index("comment_repo_list_idx").on(t.repoId, t.type, t.createdUnix),
+    // Who took part in an issue (its notification audience, asked for every new issue and
+    // comment): read from the index alone, not from every comment row of the issue.
+    index("comment_issue_poster_idx").on(t.issueId, t.type, t.posterId),
   ],
 );
 
@@ -311,7 +314,12 @@ export const issueWatches = sqliteTable(
     createdUnix: integer("created_unix").notNull(),
     updatedUnix: integer("updated_unix").notNull(),
   },
-  (t) => [uniqueIndex("issue_watch_uq").on(t.userId, t.issueId)],
+  (t) => [
+    uniqueIndex("issue_watch_uq").on(t.userId, t.issueId),
+    // An issue's subscribers and unsubscribers (its notification audience): without it every
+    // subscription of the site is read for each new issue and comment.
+    index("issue_watch_issue_idx").on(t.issueId, t.isWatching, t.userId),
+  ],
 );
 
 /** `issue_id` is blocked by (depends on) `dependency_id`. */

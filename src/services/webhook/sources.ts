@@ -20,7 +20,7 @@ import { pullView, type PullView } from "../pull/view.ts";
 import { viewOf, type ReleaseView } from "../release/releases.ts";
 import type { PushedCommit } from "../events/repo-events.ts";
 import type { HookEventType } from "./event-types.ts";
-import { hooksForRepo } from "../../models/webhook.ts";
+import { anyActiveHookMayApply, hooksForRepo } from "../../models/webhook.ts";
 import { hookWants } from "./hook-events.ts";
 import { findUserByEmail } from "../user/lookup.ts";
 
@@ -112,6 +112,15 @@ export function reviewHookEvent(review: ReviewRow): HookEventType | undefined {
   if (review.type === ReviewType.Reject) return "pull_request_review_rejected";
   if (review.type === ReviewType.Comment) return "pull_request_review_comment";
   return undefined;
+}
+
+/**
+ * Whether any active hook could hear of the repository's events at all, before its row and owner
+ * are looked up (whatever owns it now): false on a site with no hooks for it, owners' and the
+ * site's included.
+ */
+export function mayHaveHooks(env: Env, repoId: number): boolean {
+  return anyActiveHookMayApply(env.db, repoId);
 }
 
 /**

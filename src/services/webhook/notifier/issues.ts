@@ -16,6 +16,7 @@ import {
   currentIssueView,
   currentPullView,
   currentRepo,
+  mayHaveHooks,
   isPlainComment,
   userById,
 } from "../sources.ts";
@@ -50,6 +51,7 @@ const PULL_EVENT: Record<Change["event"], HookEventType> = {
  */
 export async function onIssueEvent(env: Env, e: IssueEvent): Promise<void> {
   if (e.kind === "deleted") return; // Gitea sends no webhook for a deleted issue.
+  if (!mayHaveHooks(env, e.repo.id)) return;
   const where = currentRepo(env, e.repo.id);
   if (!where) return;
   const { repo, owner } = where;

@@ -1,0 +1,2 @@
+CREATE INDEX `comment_issue_poster_idx` ON `comment` (`issue_id`,`type`,`poster_id`);--> statement-breakpoint
+CREATE INDEX `issue_watch_issue_idx` ON `issue_watch` (`issue_id`,`is_watching`,`user_id`);
