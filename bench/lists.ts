@@ -11,7 +11,7 @@
  * The seeded database is cached under bench/.work (bench/seed-scale.ts makes it through the data
  * layer); each run works on a copy. Needs wrk (apt-get install wrk).
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { Database } from "bun:sqlite";
@@ -150,22 +150,25 @@ async function seededTemplate(hearth: string[]): Promise<string> {
 }
 
 /**
- * Migration 0013 (issue 14's indexes) undone on a copy, so a tree from before it runs on the same
- * data as it would have: its added indexes, full-text table and triggers dropped, the three indexes
- * it widened put back as they were, and its record removed. Its two added columns (comment.repo_id,
- * repository.num_comments) stay; an older tree never names them.
+ * The migrations a tree from before issue 14 does not know (0013 and later) undone on a copy, so it
+ * runs on the same data as it would have: their added indexes, the full-text table and its triggers
+ * dropped, the three indexes 0013 widened put back as they were, and their records removed. The two
+ * columns 0013 added (comment.repo_id, repository.num_comments) stay; an older tree never names them.
  */
-function downgradeForOldTree(dbPath: string): void {
+function downgradeForOldTree(dbPath: string, tree: string): void {
   const db = new Database(dbPath);
-  const added = [...readFileSync(join(ROOT, "migrations", "0013_list_indexes.sql"), "utf8").matchAll(/CREATE INDEX `([a-z_]+)`/g)].map((m) => m[1]!);
+  const unknown = readdirSync(join(ROOT, "migrations")).filter((f) => f.endsWith(".sql") && !existsSync(join(tree, "migrations", f)));
   db.transaction(() => {
+    for (const file of unknown) {
+      const text = readFileSync(join(ROOT, "migrations", file), "utf8");
+      for (const m of text.matchAll(/CREATE INDEX `([a-z_]+)`/g)) db.exec(`DROP INDEX IF EXISTS ${m[1]}`);
+      db.exec(`DELETE FROM hearth_migrations WHERE tag = '${file.replace(/\.sql$/, "")}'`);
+    }
     for (const t of ["issue_fts_insert", "issue_fts_delete", "issue_fts_update"]) db.exec(`DROP TRIGGER IF EXISTS ${t}`);
     db.exec("DROP TABLE IF EXISTS issue_fts");
-    for (const name of added) db.exec(`DROP INDEX IF EXISTS ${name}`);
-    db.exec("CREATE INDEX issue_label_label_idx ON issue_label (label_id)");
-    db.exec("CREATE INDEX issue_poster_idx ON issue (poster_id)");
-    db.exec("CREATE INDEX issue_milestone_idx ON issue (milestone_id)");
-    db.exec("DELETE FROM hearth_migrations WHERE tag = '0013_list_indexes'");
+    db.exec("CREATE INDEX IF NOT EXISTS issue_label_label_idx ON issue_label (label_id)");
+    db.exec("CREATE INDEX IF NOT EXISTS issue_poster_idx ON issue (poster_id)");
+    db.exec("CREATE INDEX IF NOT EXISTS issue_milestone_idx ON issue (milestone_id)");
   })();
   db.exec("ANALYZE");
   db.close();
@@ -251,7 +254,7 @@ async function main() {
   if (O.tree && !existsSync(join(O.tree, "migrations", "0013_list_indexes.sql"))) {
     floorDb = join(tmp, "floor.db");
     cpSync(join(template, "data", "hearth.db"), floorDb);
-    downgradeForOldTree(join(work, "data", "hearth.db"));
+    downgradeForOldTree(join(work, "data", "hearth.db"), O.tree);
   }
   const port = freePort();
   const config = join(work, "custom", "conf", "app.ini");
@@ -302,7 +305,7 @@ async function main() {
   const hearthVersion = (await run([...hearthCmd, "--version"])).trim();
   const treeHead = O.tree ? (await run(["git", "-C", O.tree, "rev-parse", "--short", "HEAD"])).trim() : "";
   const downgradeNote = O.tree && !existsSync(join(O.tree, "migrations", "0013_list_indexes.sql"))
-    ? " on the same data with migration 0013's indexes, full-text table and triggers removed and its three changed indexes restored to their old form (its two new columns stay, unread by that tree)"
+    ? " on the same data with the indexes, full-text table and triggers of the migrations it does not know (0013 and later) removed and the three indexes 0013 widened restored to their old form (0013's two new columns stay, unread by that tree)"
     : "";
   const head = (await run(["git", "rev-parse", "--short", "HEAD"])).trim();
   const section = [
