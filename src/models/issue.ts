@@ -309,69 +309,86 @@ const ORDER: Record<IssueSort, SQL[]> = {
 export function listIssues(tx: Tx, f: IssueListFilter): { rows: IssueRow[]; total: number } {
   const arms = armsOf(f);
   if (arms.length === 0) return { rows: [], total: 0 };
-  const narrowing = narrowingConditions(f);
-  const counters = arms.map((a) => counted(tx, a.repoIds, a.isPull));
-  const sizes = counters.map((c, i) => armTotal(c, arms[i]!.isPull, f.isClosed));
-  const closed = f.isClosed === undefined ? inArray(issues.isClosed, [false, true]) : eq(issues.isClosed, f.isClosed);
-  const where = (a: Arm, size: number) => and(inRepos(a.repoIds, a.isPull, size), eq(issues.isPull, a.isPull), closed, ...narrowing)!;
-  const order = ORDER[f.sort ?? "latest"];
-  let ids: number[];
-  if (arms.length === 1 || (Array.isArray(arms[0]!.repoIds) && arms[0]!.repoIds === arms[1]!.repoIds)) {
-    const repoIds = arms[0]!.repoIds;
-    const size = sizes.reduce((a, b) => a + b, 0);
-    // By creation, "either kind" and "either state" are no condition at all: the (repository[, state],
-    // created) indexes then hold the order. Other orders lead with kind and state, so there they are
-    // spelled out as IN lists SQLite walks value by value.
-    // (Not with a poster or milestone filter: their own indexes lead with kind and state too.
-    // Label, assignee, mention and text filters are membership tests applied along the walk.)
-    const byCreation = ((f.sort ?? "latest") === "latest" || f.sort === "oldest") && f.posterId === undefined && !f.milestoneIds?.length;
-    const kind = arms.length === 1 ? eq(issues.isPull, arms[0]!.isPull) : byCreation ? undefined : inArray(issues.isPull, [false, true]);
-    const state = byCreation && f.isClosed === undefined && arms.length > 1 ? undefined : closed;
-    if (narrowing.length === 0 && Array.isArray(repoIds) && repoIds.length === 1) {
-      // One repository's plain list, the most asked page of all: a statement prepared per kind, state and order.
-      const shape = `${arms.length === 1 ? Number(arms[0]!.isPull) : "*"}:${f.isClosed ?? "*"}:${f.sort ?? "latest"}`;
-      ids = prepared(tx, `issue.page:${shape}`, (t) =>
-        t
-          .select({ id: issues.id })
-          .from(issues)
-          .where(and(eq(issues.repoId, sql.placeholder("repoId")), kind, state))
-          .orderBy(...order)
-          .limit(sql.placeholder("limit"))
-          .offset(sql.placeholder("offset"))
-          .prepare(),
-      )
-        .all({ repoId: repoIds[0]!, limit: f.limit, offset: f.offset })
-        .map((r) => r.id);
-    } else {
-      ids = tx
-        .select({ id: issues.id })
-        .from(issues)
-        .where(and(inRepos(repoIds, arms[0]!.isPull, size), kind, state, ...narrowing))
-        .orderBy(...order)
-        .limit(f.limit)
-        .offset(f.offset)
-        .all()
-        .map((r) => r.id);
-    }
-  } else {
+  const q: ListQuery = {
+    f,
+    arms,
+    narrowing: narrowingConditions(f),
+    sizes: arms.map((a) => armTotal(counted(tx, a.repoIds, a.isPull), a.isPull, f.isClosed)),
+    closed: f.isClosed === undefined ? inArray(issues.isClosed, [false, true]) : eq(issues.isClosed, f.isClosed),
+  };
+  const ids = pageIds(tx, q);
+  const byId = new Map(getIssuesByIds(tx, ids).map((r) => [r.id, r]));
+  return { rows: ids.map((id) => byId.get(id)).filter((r): r is IssueRow => r !== undefined), total: totalOf(tx, q) };
+}
+
+/** A list as listIssues plans it: its branches, their sizes from the counters, and its filters. */
+interface ListQuery {
+  f: IssueListFilter;
+  arms: Arm[];
+  narrowing: SQL[];
+  sizes: number[];
+  closed: SQL;
+}
+
+const armWhere = (q: ListQuery, i: number) =>
+  and(inRepos(q.arms[i]!.repoIds, q.arms[i]!.isPull, q.sizes[i]!), eq(issues.isPull, q.arms[i]!.isPull), q.closed, ...q.narrowing)!;
+
+/** The ids of the page, in order, read from an index that holds the order. */
+function pageIds(tx: Tx, q: ListQuery): number[] {
+  const { f, arms, narrowing, closed } = q;
+  if (arms.length === 2 && !(Array.isArray(arms[0]!.repoIds) && arms[0]!.repoIds === arms[1]!.repoIds)) {
     // Different repositories per kind: SQLite merges the two ordered branches (the search is newest first).
-    const branch = (i: number) => sql`SELECT ${issues.id} AS id, ${issues.createdUnix} AS created FROM ${issues} WHERE ${where(arms[i]!, sizes[i]!)}`;
-    ids = tx
+    const branch = (i: number) => sql`SELECT ${issues.id} AS id, ${issues.createdUnix} AS created FROM ${issues} WHERE ${armWhere(q, i)}`;
+    return tx
       .all<{ id: number }>(sql`${branch(0)} UNION ALL ${branch(1)} ORDER BY created DESC, id DESC LIMIT ${f.limit} OFFSET ${f.offset}`)
       .map((r) => r.id);
   }
-  const byId = new Map(getIssuesByIds(tx, ids).map((r) => [r.id, r]));
-  const rows = ids.map((id) => byId.get(id)).filter((r): r is IssueRow => r !== undefined);
-  let total: number;
-  const bothKinds = arms.length === 2 && arms[0]!.repoIds === arms[1]!.repoIds;
-  const counter = bothKinds ? filterCounter(tx, f) : undefined;
-  if (narrowing.length === 0) total = sizes.reduce((a, b) => a + b, 0);
-  else if (counter) total = f.isClosed === undefined ? counter.all : f.isClosed ? counter.closed : counter.all - counter.closed;
-  else {
-    total = 0;
-    for (const [i, a] of arms.entries()) total += tx.select({ n: count() }).from(issues).where(where(a, sizes[i]!)).get()!.n;
+  const repoIds = arms[0]!.repoIds;
+  const order = ORDER[f.sort ?? "latest"];
+  // By creation, "either kind" and "either state" are no condition at all: the (repository[, state],
+  // created) indexes then hold the order. Other orders lead with kind and state, so there they are
+  // spelled out as IN lists SQLite walks value by value. (Not with a poster or milestone filter: their
+  // own indexes lead with kind and state too. Label, assignee, mention and text filters are membership
+  // tests applied along the walk.)
+  const byCreation = ((f.sort ?? "latest") === "latest" || f.sort === "oldest") && f.posterId === undefined && !f.milestoneIds?.length;
+  const kind = arms.length === 1 ? eq(issues.isPull, arms[0]!.isPull) : byCreation ? undefined : inArray(issues.isPull, [false, true]);
+  const state = byCreation && f.isClosed === undefined && arms.length > 1 ? undefined : closed;
+  if (narrowing.length === 0 && Array.isArray(repoIds) && repoIds.length === 1) {
+    // One repository's plain list, the most asked page of all: a statement prepared per kind, state and order.
+    const shape = `${arms.length === 1 ? Number(arms[0]!.isPull) : "*"}:${f.isClosed ?? "*"}:${f.sort ?? "latest"}`;
+    return prepared(tx, `issue.page:${shape}`, (t) =>
+      t
+        .select({ id: issues.id })
+        .from(issues)
+        .where(and(eq(issues.repoId, sql.placeholder("repoId")), kind, state))
+        .orderBy(...order)
+        .limit(sql.placeholder("limit"))
+        .offset(sql.placeholder("offset"))
+        .prepare(),
+    )
+      .all({ repoId: repoIds[0]!, limit: f.limit, offset: f.offset })
+      .map((r) => r.id);
   }
-  return { rows, total };
+  return tx
+    .select({ id: issues.id })
+    .from(issues)
+    .where(and(inRepos(repoIds, arms[0]!.isPull, q.sizes.reduce((a, b) => a + b, 0)), kind, state, ...narrowing))
+    .orderBy(...order)
+    .limit(f.limit)
+    .offset(f.offset)
+    .all()
+    .map((r) => r.id);
+}
+
+/** X-Total-Count: from counters when they answer it (kind and state only, or one label or milestone), else counted. */
+function totalOf(tx: Tx, q: ListQuery): number {
+  const { f, arms } = q;
+  if (q.narrowing.length === 0) return q.sizes.reduce((a, b) => a + b, 0);
+  const counter = arms.length === 2 && arms[0]!.repoIds === arms[1]!.repoIds ? filterCounter(tx, f) : undefined;
+  if (counter) return f.isClosed === undefined ? counter.all : f.isClosed ? counter.closed : counter.all - counter.closed;
+  let total = 0;
+  for (const i of arms.keys()) total += tx.select({ n: count() }).from(issues).where(armWhere(q, i)).get()!.n;
+  return total;
 }
 
 // Relations loaded for the Issue JSON, many issues at once.

@@ -1,10 +1,9 @@
-import { and, asc, count, desc, eq, inArray, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, ne, or, type SQL } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
 import { prepared } from "../db/prepared.ts";
 import { idsParam, inIdsPlaceholder } from "./id-list.ts";
 import { listIssues } from "./issue.ts";
 import {
-  issueLabels,
   issues,
   pullRequests,
   type IssueRow,
