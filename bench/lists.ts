@@ -16,6 +16,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { Database } from "bun:sqlite";
 import { seedScale } from "./seed-scale.ts";
+import { freePort, median, processCpuMs } from "./lib/measure.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const BUN = process.execPath;
@@ -77,12 +78,6 @@ async function run(cmd: string[], env: Record<string, string> = {}): Promise<str
   return out;
 }
 
-function freePort(): number {
-  const s = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response() });
-  const port = s.port!;
-  s.stop(true);
-  return port;
-}
 
 async function waitReady(url: string, p: Child): Promise<void> {
   const t0 = performance.now();
@@ -98,16 +93,7 @@ async function waitReady(url: string, p: Child): Promise<void> {
   }
 }
 
-function cpuMs(pid: number): number {
-  const f = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const parts = f.slice(f.lastIndexOf(")") + 2).split(" ");
-  return ((Number(parts[11]) + Number(parts[12])) * 1000) / 100;
-}
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 const fmt = (n: number, d = 0) => n.toLocaleString("en-US", { minimumFractionDigits: d, maximumFractionDigits: d });
 
 interface Wrk {
@@ -119,9 +105,9 @@ interface Wrk {
 async function wrk(url: string, token: string | undefined, pid: number): Promise<Wrk> {
   const cmd = ["wrk", "-t1", `-c${O.connections}`, `-d${O.duration}s`, "--timeout", "10s", "--latency"];
   if (token) cmd.push("-H", `Authorization: token ${token}`);
-  const before = cpuMs(pid);
+  const before = processCpuMs(pid);
   const out = await run([...cmd, url]);
-  const cpu = cpuMs(pid) - before;
+  const cpu = processCpuMs(pid) - before;
   const requests = Number(/(\d+) requests in/.exec(out)?.[1]);
   const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
   if (non2xx) throw new Error(`${url}: ${non2xx} non-2xx responses\n${out}`);
@@ -343,3 +329,5 @@ async function main() {
 }
 
 await main();
+// The servers it started keep the event loop alive: leave through exit, whose handler stops them.
+process.exit(0);

@@ -15,6 +15,7 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSy
 import { availableParallelism, cpus, release, tmpdir, totalmem } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { prng } from "./gen-repo.ts";
+import { freePort, median } from "./lib/measure.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Options
@@ -211,21 +212,10 @@ async function waitQuiet(maxMs: number): Promise<boolean> {
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 const fmt = (n: number, d = 1) => n.toLocaleString("en-US", { minimumFractionDigits: d, maximumFractionDigits: d });
 const ms = (x: number) => (x >= 1000 ? `${fmt(x / 1000, 2)} s` : `${fmt(x, x < 10 ? 2 : 1)} ms`);
 const mibK = (kib: number) => fmt(kib / 1024, 1);
 
-function freePort(): number {
-  const s = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response() });
-  const port = s.port!;
-  s.stop(true);
-  return port;
-}
 function newestMtime(dir: string): number {
   let newest = 0;
   for (const e of readdirSync(dir, { withFileTypes: true })) {

@@ -18,6 +18,7 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSy
 import { availableParallelism, cpus, release, tmpdir, totalmem } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { runPasswordBench, type PasswordReport } from "./password.ts";
+import { freePort, median, processCpuMs } from "./lib/measure.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Options
@@ -125,12 +126,6 @@ for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-function freePort(): number {
-  const s = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response() });
-  const port = s.port!;
-  s.stop(true);
-  return port;
-}
 
 /** Polls `url` every `everyMs` until it answers 200; returns ms since `t0`. */
 async function waitReady(url: string, t0: number, p: Child, timeoutMs = 30_000, everyMs = 2): Promise<number> {
@@ -148,12 +143,6 @@ async function waitReady(url: string, t0: number, p: Child, timeoutMs = 30_000, 
 
 const CLK_TCK = 100; // USER_HZ; sysconf(_SC_CLK_TCK) is 100 on every Linux this runs on
 
-/** CPU time (user + system) a process has used so far, ms, from /proc/PID/stat. */
-function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return ((Number(f[11]) + Number(f[12])) * 1000) / CLK_TCK; // fields 14 and 15 (utime, stime)
-}
 
 /** Busy CPU time of the whole machine so far, ms (all CPUs, from /proc/stat; iowait and idle excluded). */
 function machineBusyMs(): number {
@@ -183,11 +172,6 @@ function procStatus(pid: number): { rssKiB: number; hwmKiB: number } {
   return { rssKiB: kb("VmRSS"), hwmKiB: kb("VmHWM") };
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 const mib = (kib: number) => (kib / 1024).toFixed(1);
 const fmt = (n: number, d = 1) => n.toLocaleString("en-US", { minimumFractionDigits: d, maximumFractionDigits: d });
 
@@ -403,11 +387,11 @@ async function main() {
     if (!quiet) console.warn(`  machine still busy after ${O.quietWait} s; measuring anyway`);
     const pair: WrkResult[] = [];
     for (const t of round % 2 ? targets : [...targets].reverse()) {
-      const cpu0 = cpuMs(t.proc.pid);
+      const cpu0 = processCpuMs(t.proc.pid);
       const busy0 = machineBusyMs();
       const wall0 = performance.now();
       const r = await wrk(t.url, token, O.duration);
-      const serverMs = cpuMs(t.proc.pid) - cpu0;
+      const serverMs = processCpuMs(t.proc.pid) - cpu0;
       r.cpuUsPerReq = (serverMs * 1000) / r.requests;
       r.otherCpus = Math.max(0, machineBusyMs() - busy0 - serverMs - r.wrkCpuMs) / (performance.now() - wall0);
       pair.push(r);

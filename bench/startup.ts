@@ -23,6 +23,7 @@
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, release, tmpdir, totalmem } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
+import { freePort, median } from "./lib/measure.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const DIST_HEARTH = join(ROOT, "dist", "hearth");
@@ -171,12 +172,6 @@ async function waitQuiet(maxMs: number): Promise<boolean> {
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-function freePort(): number {
-  const s = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response() });
-  const port = s.port!;
-  s.stop(true);
-  return port;
-}
 
 async function waitReady(url: string, t0: number, p: Child, timeoutMs = 30_000): Promise<number> {
   for (;;) {
@@ -191,11 +186,6 @@ async function waitReady(url: string, t0: number, p: Child, timeoutMs = 30_000):
   }
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 const mib = (kib: number) => (kib / 1024).toFixed(1);
 const fmt = (n: number, d = 0) => n.toLocaleString("en-US", { minimumFractionDigits: d, maximumFractionDigits: d });
 

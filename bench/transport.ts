@@ -24,6 +24,7 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSy
 import { availableParallelism, cpus, release, tmpdir, totalmem } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { cacheName, generateRepo, isGenerated, type GenInfo, type GenParams } from "./gen-repo.ts";
+import { freePort, median } from "./lib/measure.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Options
@@ -318,12 +319,6 @@ class RssSampler {
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-function freePort(): number {
-  const s = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response() });
-  const port = s.port!;
-  s.stop(true);
-  return port;
-}
 
 async function waitReady(url: string, p: Child, timeoutMs = 60_000): Promise<void> {
   const t0 = performance.now();
@@ -362,11 +357,6 @@ const isRepacked = (gitDir: string) => {
   return f.filter((x) => x.endsWith(".pack")).length === 1 && f.some((x) => x.endsWith(".bitmap"));
 };
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 const MiB = 2 ** 20;
 const fmt = (n: number, d = 1) => n.toLocaleString("en-US", { minimumFractionDigits: d, maximumFractionDigits: d });
 const mibK = (kib: number) => fmt(kib / 1024, 0);

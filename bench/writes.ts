@@ -24,6 +24,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { median, processCpuMs } from "./lib/measure.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const BUN = process.execPath;
@@ -114,11 +115,6 @@ async function stop(p: Child): Promise<number | null> {
 // ---- /proc
 
 const CLK_TCK = 100;
-function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return ((Number(f[11]) + Number(f[12])) * 1000) / CLK_TCK;
-}
 function machineBusyMs(): number {
   const f = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
   return ((f[0]! + f[1]! + f[2]! + f[5]! + f[6]! + f[7]!) * 1000) / CLK_TCK;
@@ -137,17 +133,12 @@ async function waitQuiet(maxMs: number): Promise<boolean> {
 async function waitIdle(pid: number, maxMs = 60_000): Promise<number> {
   const t0 = performance.now();
   for (;;) {
-    const c0 = cpuMs(pid);
+    const c0 = processCpuMs(pid);
     await Bun.sleep(300);
-    if (cpuMs(pid) - c0 <= 10 || performance.now() - t0 > maxMs) return performance.now() - t0 - 300;
+    if (processCpuMs(pid) - c0 <= 10 || performance.now() - t0 > maxMs) return performance.now() - t0 - 300;
   }
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 const fmt = (n: number, d = 0) => n.toLocaleString("en-US", { minimumFractionDigits: d, maximumFractionDigits: d });
 
 // ---- the load: --inflight loops, each sending its next request when the last was answered
@@ -169,7 +160,7 @@ interface Load {
 async function drive(pid: number, target: string | ((i: number) => string), headers: Record<string, string>, body: (i: number) => unknown, seconds: number): Promise<Load> {
   const lat: number[] = [];
   let n = 0;
-  const cpu0 = cpuMs(pid);
+  const cpu0 = processCpuMs(pid);
   const busy0 = machineBusyMs();
   const selfCpu0 = process.cpuUsage();
   const t0 = performance.now();
@@ -187,14 +178,14 @@ async function drive(pid: number, target: string | ((i: number) => string), head
   };
   await Promise.all(Array.from({ length: O.inflight }, loop));
   const wall = performance.now() - t0;
-  const cpuAnswered = cpuMs(pid) - cpu0;
+  const cpuAnswered = processCpuMs(pid) - cpu0;
   const selfMs = (() => {
     const u = process.cpuUsage(selfCpu0);
     return (u.user + u.system) / 1000;
   })();
   const other = Math.max(0, machineBusyMs() - busy0 - cpuAnswered - selfMs) / wall;
   await waitIdle(pid);
-  const cpuAll = cpuMs(pid) - cpu0;
+  const cpuAll = processCpuMs(pid) - cpu0;
   lat.sort((a, b) => a - b);
   return {
     created: lat.length,
