@@ -17,6 +17,7 @@ import { dirname, join, resolve } from "node:path";
 import { Database } from "bun:sqlite";
 import { seedScale } from "./seed-scale.ts";
 import { freePort, median, processCpuMs } from "./lib/measure.ts";
+import { Cleanup, type Child } from "./lib/children.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const BUN = process.execPath;
@@ -49,26 +50,17 @@ const O = {
 /** Bump when bench/seed-scale.ts lays the forge out differently, so a stale cache is not reused. */
 const SEED_VERSION = 8;
 
-type Child = ReturnType<typeof Bun.spawn>;
-const children = new Set<Child>();
-const temps: string[] = [];
-function cleanup() {
-  for (const p of children) p.kill("SIGKILL");
-  if (!O.keep) for (const d of temps) rmSync(d, { recursive: true, force: true });
-}
-process.on("exit", cleanup);
-for (const sig of ["SIGINT", "SIGTERM"] as const) process.on(sig, () => process.exit(130));
+const cleanup = new Cleanup(O.keep);
 
 function spawn(cmd: string[], env: Record<string, string> = {}, log?: string): Child {
-  const p = Bun.spawn(cmd, {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdout: log ? Bun.file(log) : "ignore",
-    stderr: log ? Bun.file(`${log}.err`) : "ignore",
-  });
-  children.add(p);
-  p.exited.then(() => children.delete(p));
-  return p;
+  return cleanup.track(
+    Bun.spawn(cmd, {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdout: log ? Bun.file(log) : "ignore",
+      stderr: log ? Bun.file(`${log}.err`) : "ignore",
+    }),
+  );
 }
 
 async function run(cmd: string[], env: Record<string, string> = {}): Promise<string> {
@@ -231,7 +223,7 @@ async function main() {
   const seed = JSON.parse(readFileSync(join(template, "seed.json"), "utf8"));
   const token = readFileSync(join(template, "token"), "utf8").trim();
   const tmp = mkdtempSync(join(tmpdir(), "hearth-lists-"));
-  temps.push(tmp);
+  cleanup.dir(tmp);
   const work = join(tmp, "work");
   cpSync(template, work, { recursive: true });
   // The floor reads a copy of the data as seeded, whichever tree hearth is: the same data, with the

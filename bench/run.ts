@@ -14,11 +14,12 @@
  *                    [--rounds 5] [--serial 5] [--startup-runs 5] [--idle-settle 2] [--quiet-wait 30] [--no-password]
  *                    [--keep] [--no-write]
  */
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, release, tmpdir, totalmem } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { runPasswordBench, type PasswordReport } from "./password.ts";
 import { freePort, median, processCpuMs } from "./lib/measure.ts";
+import { Cleanup, stop, type Child } from "./lib/children.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Options
@@ -59,11 +60,9 @@ const O = {
 };
 
 // ---------------------------------------------------------------------------------------------
-// Child process bookkeeping: everything spawned goes through spawn() and is killed by cleanup().
+// Child process bookkeeping: everything spawned goes through spawn() or run() and is killed on the way out (lib/children.ts).
 
-type Child = ReturnType<typeof Bun.spawn>;
-const children = new Set<Child>();
-const tempDirs: string[] = [];
+const cleanup = new Cleanup(O.keep);
 
 function spawn(cmd: string[], opts: { env?: Record<string, string | undefined>; log?: string; cwd?: string } = {}): Child {
   const out = opts.log ? Bun.file(opts.log) : "ignore";
@@ -74,53 +73,19 @@ function spawn(cmd: string[], opts: { env?: Record<string, string | undefined>; 
     stdout: out as "ignore",
     stderr: (opts.log ? Bun.file(opts.log + ".err") : "ignore") as "ignore",
   });
-  children.add(p);
-  p.exited.then(() => children.delete(p));
-  return p;
-}
-
-async function stop(p: Child, graceMs = 3000): Promise<number | null> {
-  if (p.exitCode !== null || p.signalCode !== null) return p.exitCode;
-  p.kill("SIGTERM");
-  const done = await Promise.race([p.exited.then(() => true), Bun.sleep(graceMs).then(() => false)]);
-  if (!done) {
-    p.kill("SIGKILL");
-    await p.exited;
-  }
-  return p.exitCode;
+  return cleanup.track(p);
 }
 
 /** Runs a command to completion, capturing output; throws on a non-zero exit. */
 async function run(cmd: string[], opts: { env?: Record<string, string | undefined>; timeoutMs?: number } = {}) {
   const p = Bun.spawn(cmd, { cwd: ROOT, env: { ...process.env, ...opts.env }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-  children.add(p);
+  cleanup.track(p);
   const timer = setTimeout(() => p.kill("SIGKILL"), opts.timeoutMs ?? 120_000);
   const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
   clearTimeout(timer);
-  children.delete(p);
   if (code !== 0) throw new Error(`${cmd.join(" ")} exited ${code}\n${stdout}${stderr}`);
   const cpuMs = Number(p.resourceUsage()?.cpuTime.total ?? 0n) / 1000;
   return { stdout, stderr, cpuMs };
-}
-
-let cleaned = false;
-function cleanupSync() {
-  if (cleaned) return;
-  cleaned = true;
-  for (const p of children) {
-    try {
-      p.kill("SIGKILL");
-    } catch {}
-  }
-  if (!O.keep) for (const d of tempDirs) rmSync(d, { recursive: true, force: true });
-}
-process.on("exit", cleanupSync);
-for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
-  process.on(sig, () => {
-    console.error(`\n${sig}: stopping children`);
-    cleanupSync();
-    process.exit(130);
-  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -303,7 +268,7 @@ async function main() {
     console.log(`  built in ${((performance.now() - t) / 1000).toFixed(1)} s`);
   }
   const tmp = mkdtempSync(join(tmpdir(), "hearth-bench-"));
-  tempDirs.push(tmp);
+  cleanup.dir(tmp);
   console.log(`work dir ${tmp}${O.keep ? " (kept)" : ""}`);
   HEARTH = join(tmp, "hearth-bin");
   copyFileSync(DIST_HEARTH, HEARTH);
@@ -659,7 +624,5 @@ try {
   console.error(`bench failed: ${(err as Error).stack ?? err}`);
   process.exitCode = 1;
 } finally {
-  const alive = [...children];
-  await Promise.all(alive.map((p) => stop(p, 1000)));
-  cleanupSync();
+  cleanup.now();
 }

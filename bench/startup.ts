@@ -20,10 +20,11 @@
  * Writes its section of bench/RESULTS.md (<!-- startup:begin --> ... <!-- startup:end -->) unless
  * --no-write. Every child process is killed when the script ends, also on error or Ctrl-C.
  */
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, release, tmpdir, totalmem } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { freePort, median } from "./lib/measure.ts";
+import { Cleanup, stop, type Child } from "./lib/children.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const DIST_HEARTH = join(ROOT, "dist", "hearth");
@@ -59,9 +60,7 @@ const O = {
 // ---------------------------------------------------------------------------------------------
 // Child processes: everything spawned is tracked and killed on the way out.
 
-type Child = ReturnType<typeof Bun.spawn>;
-const children = new Set<Child>();
-const tempDirs: string[] = [];
+const cleanup = new Cleanup(O.keep);
 
 function spawn(cmd: string[], env: Record<string, string> = {}, log?: string): Child {
   const p = Bun.spawn(cmd, {
@@ -71,51 +70,17 @@ function spawn(cmd: string[], env: Record<string, string> = {}, log?: string): C
     stdout: (log ? Bun.file(log) : "ignore") as "ignore",
     stderr: (log ? Bun.file(log + ".err") : "ignore") as "ignore",
   });
-  children.add(p);
-  p.exited.then(() => children.delete(p));
-  return p;
-}
-
-async function stop(p: Child, graceMs = 3000): Promise<number | null> {
-  if (p.exitCode !== null || p.signalCode !== null) return p.exitCode;
-  p.kill("SIGTERM");
-  const done = await Promise.race([p.exited.then(() => true), Bun.sleep(graceMs).then(() => false)]);
-  if (!done) {
-    p.kill("SIGKILL");
-    await p.exited;
-  }
-  return p.exitCode;
+  return cleanup.track(p);
 }
 
 async function run(cmd: string[], env: Record<string, string> = {}, timeoutMs = 120_000) {
   const p = Bun.spawn(cmd, { cwd: ROOT, env: { ...process.env, ...env }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-  children.add(p);
+  cleanup.track(p);
   const timer = setTimeout(() => p.kill("SIGKILL"), timeoutMs);
   const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
   clearTimeout(timer);
-  children.delete(p);
   if (code !== 0) throw new Error(`${cmd.join(" ")} exited ${code}\n${stdout}${stderr}`);
   return stdout;
-}
-
-let cleaned = false;
-function cleanupSync() {
-  if (cleaned) return;
-  cleaned = true;
-  for (const p of children) {
-    try {
-      p.kill("SIGKILL");
-    } catch {}
-  }
-  if (!O.keep) for (const d of tempDirs) rmSync(d, { recursive: true, force: true });
-}
-process.on("exit", cleanupSync);
-for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
-  process.on(sig, () => {
-    console.error(`\n${sig}: stopping children`);
-    cleanupSync();
-    process.exit(130);
-  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -230,7 +195,7 @@ async function main() {
   }
   const buildScript = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).scripts.build as string;
   const tmp = mkdtempSync(join(tmpdir(), "hearth-startup-"));
-  tempDirs.push(tmp);
+  cleanup.dir(tmp);
   console.log(`work dir ${tmp}${O.keep ? " (kept)" : ""}`);
 
   // Copies, so a concurrent rebuild cannot swap a binary mid-run.
@@ -471,6 +436,5 @@ try {
   console.error(`bench failed: ${(err as Error).stack ?? err}`);
   process.exitCode = 1;
 } finally {
-  await Promise.all([...children].map((p) => stop(p, 1000)));
-  cleanupSync();
+  cleanup.now();
 }

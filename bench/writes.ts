@@ -21,10 +21,11 @@
  *                       [--comment-issues 100] [--label after] [--tree DIR] [--compare DIR] [--no-write] [--keep]
  *                       [--cpu-prof DIR]
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { median, processCpuMs } from "./lib/measure.ts";
+import { Cleanup, stop, type Child } from "./lib/children.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const BUN = process.execPath;
@@ -66,23 +67,8 @@ if (!/^[a-z0-9-]+$/.test(O.label)) throw new Error("--label is lower-case letter
 
 // ---- child processes: every one is killed on the way out
 
-type Child = ReturnType<typeof Bun.spawn>;
-const children = new Set<Child>();
-const tmp = mkdtempSync(join(tmpdir(), "hearth-bench-writes-"));
-let cleaned = false;
-function cleanup() {
-  if (cleaned) return;
-  cleaned = true;
-  for (const p of children) p.kill("SIGKILL");
-  if (!O.keep) rmSync(tmp, { recursive: true, force: true });
-}
-process.on("exit", cleanup);
-for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
-  process.on(sig, () => {
-    cleanup();
-    process.exit(130);
-  });
-}
+const cleanup = new Cleanup(O.keep);
+const tmp = cleanup.dir(mkdtempSync(join(tmpdir(), "hearth-bench-writes-")));
 
 async function run(cmd: string[], env: Record<string, string>): Promise<string> {
   const p = Bun.spawn(cmd, { cwd: ROOT, env: { ...process.env, ...env }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
@@ -99,17 +85,7 @@ function spawn(cmd: string[], env: Record<string, string>, log?: string): Child 
     stdout: log ? Bun.file(log) : "pipe",
     stderr: log ? Bun.file(`${log}.err`) : "inherit",
   });
-  children.add(p);
-  p.exited.then(() => children.delete(p));
-  return p;
-}
-
-async function stop(p: Child): Promise<number | null> {
-  p.kill("SIGTERM");
-  const done = await Promise.race([p.exited.then(() => true), Bun.sleep(5000).then(() => false)]);
-  if (!done) p.kill("SIGKILL");
-  await p.exited;
-  return p.exitCode;
+  return cleanup.track(p);
 }
 
 // ---- /proc
@@ -328,11 +304,11 @@ async function main() {
   const codes: string[] = [];
   let warnLines: string[] = [];
   for (const h of hearths) {
-    codes.push(`${await hearthName(h)} exited with code ${await stop(h.proc)} on SIGTERM`);
+    codes.push(`${await hearthName(h)} exited with code ${await stop(h.proc, 5000)} on SIGTERM`);
     const logText = (existsSync(h.log) ? readFileSync(h.log, "utf8") : "") + (existsSync(`${h.log}.err`) ? readFileSync(`${h.log}.err`, "utf8") : "");
     warnLines = warnLines.concat(logText.split("\n").filter((l) => /\b(warn|error|fatal)\b/i.test(l)));
   }
-  for (const f of Object.values(floors)) await stop(f.proc);
+  for (const f of Object.values(floors)) await stop(f.proc, 5000);
 
   // ---- report
   const ratio = (a: string, b: string) => median(results[a]!.map((r, i) => r.rate / results[b]![i]!.rate));
@@ -397,5 +373,5 @@ async function main() {
 try {
   await main();
 } finally {
-  cleanup();
+  cleanup.now();
 }
