@@ -1,5 +1,5 @@
-import { describe, expect, test } from "bun:test";
-import { mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { makeTestApp } from "../support/app.ts";
@@ -176,9 +176,12 @@ describe("raw", () => {
 });
 
 describe("archive", () => {
+  // The downloads land in one directory, removed when the file's tests are done.
+  const downloads = mkdtempSync(join(tmpdir(), "hearth-archive-"));
+  afterAll(() => rmSync(downloads, { recursive: true, force: true }));
   async function download(name: string): Promise<{ r: Response; file: string }> {
     const r = await t.request("GET", `/api/v1/repos/alice/Files/archive/${name}`);
-    const file = join(mkdtempSync(join(tmpdir(), "hearth-archive-")), name.replaceAll("/", "-"));
+    const file = join(mkdtempSync(join(downloads, "d-")), name.replaceAll("/", "-"));
     if (r.status === 200) writeFileSync(file, Buffer.from(await r.arrayBuffer()));
     return { r, file };
   }
