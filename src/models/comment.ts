@@ -1,6 +1,6 @@
 import { and, asc, count, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { prepared } from "../db/prepared.ts";
-import { idsParam, inIdsPlaceholder } from "./id-list.ts";
+import { idsParam, inIdOrder, inIdsPlaceholder } from "./id-list.ts";
 import { insertReturning } from "./prepared-insert.ts";
 import type { Tx } from "../db/client.ts";
 import { comments, CommentType, issues, repositories, type CommentRow, type IssueRow, type NewCommentRow } from "../db/schema/index.ts";
@@ -145,12 +145,10 @@ export function findComments(tx: Tx, f: CommentFilter, page?: { offset: number; 
         ).all({ repoId: f.repoId!, limit: page.limit, offset: page.offset })
       : tx.select({ id: comments.id }).from(comments).where(where).orderBy(asc(comments.createdUnix), asc(comments.id)).limit(page.limit).offset(page.offset).all()
   ).map((r) => r.id);
-  const byId = new Map(
-    (ids.length ? prepared(tx, "comment.byIds", (t) => t.select().from(comments).where(inIdsPlaceholder(comments.id)).prepare()).all(idsParam(ids)) : []).map(
-      (c) => [c.id, c],
-    ),
+  const rows = inIdOrder(
+    ids,
+    ids.length ? prepared(tx, "comment.byIds", (t) => t.select().from(comments).where(inIdsPlaceholder(comments.id)).prepare()).all(idsParam(ids)) : [],
   );
-  const rows = ids.map((id) => byId.get(id)).filter((c): c is CommentRow => c !== undefined);
   // The whole repository's: its counter, not a count of the rows.
   const total = wholeRepo ? repoCommentCount(tx, f.repoId!) : tx.select({ n: count() }).from(comments).where(where).get()!.n;
   return { rows, total };

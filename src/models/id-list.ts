@@ -9,9 +9,15 @@ export function inIdList(column: SQLWrapper, ids: number[]): SQL {
   return sql`${column} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`;
 }
 
-/** The same, for a statement prepared once: bind `idsParam(ids)` to the placeholder `ids`. */
-export function inIdsPlaceholder(column: SQLWrapper): SQL {
-  return sql`${column} IN (SELECT value FROM json_each(${sql.placeholder("ids")}))`;
+/** The same, for a statement prepared once: bind `idsParam(ids)` (or a JSON array under `name`) to the placeholder. */
+export function inIdsPlaceholder(column: SQLWrapper, name = "ids"): SQL {
+  return sql`${column} IN (SELECT value FROM json_each(${sql.placeholder(name)}))`;
 }
 
 export const idsParam = (ids: readonly number[]) => ({ ids: JSON.stringify(ids) });
+
+/** Rows loaded by id, in the order of `ids` (a page's order); ids whose row is gone are left out. */
+export function inIdOrder<R extends { id: number }>(ids: readonly number[], rows: R[]): R[] {
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.map((id) => byId.get(id)).filter((r): r is R => r !== undefined);
+}

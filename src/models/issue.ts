@@ -3,7 +3,7 @@ import type { Tx } from "../db/client.ts";
 import { prepared } from "../db/prepared.ts";
 import { insertReturning } from "./prepared-insert.ts";
 import { containsText } from "./like.ts";
-import { idsParam, inIdList, inIdsPlaceholder } from "./id-list.ts";
+import { idsParam, inIdList, inIdOrder, inIdsPlaceholder } from "./id-list.ts";
 import {
   issueAssignees,
   issueDependencies,
@@ -205,7 +205,7 @@ function containingText(keyword: string): SQL {
  * one of its milestones: the label's or milestone's own counters (kept in step by every change,
  * and counting both kinds) are its total, where a count would look up every issue it holds.
  */
-function filterCounter(tx: Tx, f: IssueListFilter): { all: number; closed: number } | undefined {
+function filterCounter(tx: Tx, f: IssueListFilter): Counts | undefined {
   if (!Array.isArray(f.repoIds) || f.repoIds.length !== 1 || (f.pullRepoIds && f.pullRepoIds !== f.repoIds)) return undefined;
   const repoId = f.repoIds[0]!;
   const others = { ...f, labelIds: undefined, anyLabelIds: undefined, milestoneIds: undefined };
@@ -241,38 +241,26 @@ function armsOf(f: IssueListFilter): Arm[] {
 
 const unitFlag = (isPull: boolean) => (isPull ? repositories.hasPullRequests : repositories.hasIssues);
 
-/** Open and closed issues of the repositories, by kind, from their counters (kept in step by every change). */
-function counted(tx: Tx, repoIds: RepoSet, isPull: boolean): { issues: number; closedIssues: number; pulls: number; closedPulls: number } {
-  if (repoIds === "everywhere") {
-    // Only the kind's two counters, so the (unit, counters) index answers alone.
-    const all = isPull ? repositories.numPulls : repositories.numIssues;
-    const closed = isPull ? repositories.numClosedPulls : repositories.numClosedIssues;
-    const r = tx
-      .select({ all: sql<number>`coalesce(sum(${all}), 0)`, closed: sql<number>`coalesce(sum(${closed}), 0)` })
-      .from(repositories)
-      .where(eq(unitFlag(isPull), true))
-      .get()!;
-    return isPull ? { issues: 0, closedIssues: 0, pulls: r.all, closedPulls: r.closed } : { issues: r.all, closedIssues: r.closed, pulls: 0, closedPulls: 0 };
-  }
-  return prepared(tx, "repo.issueCounters", (t) =>
-    t
-      .select({
-        issues: sql<number>`coalesce(sum(${repositories.numIssues}), 0)`,
-        closedIssues: sql<number>`coalesce(sum(${repositories.numClosedIssues}), 0)`,
-        pulls: sql<number>`coalesce(sum(${repositories.numPulls}), 0)`,
-        closedPulls: sql<number>`coalesce(sum(${repositories.numClosedPulls}), 0)`,
-      })
-      .from(repositories)
-      .where(inIdsPlaceholder(repositories.id))
-      .prepare(),
+/** An arm's counters: all of its kind, and the closed ones. */
+interface Counts {
+  all: number;
+  closed: number;
+}
+
+/** Open and closed issues (or pull requests) of the repositories, from their counters (kept in step by every change). */
+function counted(tx: Tx, repoIds: RepoSet, isPull: boolean): Counts {
+  // Only the kind's two counters: for "everywhere" the (unit, counters) index then answers alone.
+  const sums = isPull
+    ? { all: sql<number>`coalesce(sum(${repositories.numPulls}), 0)`, closed: sql<number>`coalesce(sum(${repositories.numClosedPulls}), 0)` }
+    : { all: sql<number>`coalesce(sum(${repositories.numIssues}), 0)`, closed: sql<number>`coalesce(sum(${repositories.numClosedIssues}), 0)` };
+  if (repoIds === "everywhere") return tx.select(sums).from(repositories).where(eq(unitFlag(isPull), true)).get()!;
+  return prepared(tx, `repo.issueCounters:${Number(isPull)}`, (t) =>
+    t.select(sums).from(repositories).where(inIdsPlaceholder(repositories.id)).prepare(),
   ).get(idsParam(repoIds))!;
 }
 
-function armTotal(c: ReturnType<typeof counted>, isPull: boolean, isClosed: boolean | undefined): number {
-  const all = isPull ? c.pulls : c.issues;
-  const closed = isPull ? c.closedPulls : c.closedIssues;
-  return isClosed === undefined ? all : isClosed ? closed : all - closed;
-}
+/** How many of `c` a list in that state holds (undefined: either state). */
+const inState = (c: Counts, isClosed: boolean | undefined): number => (isClosed === undefined ? c.all : isClosed ? c.closed : c.all - c.closed);
 
 /**
  * One repository, or few issues: each repository's (repo, kind, state, order) index. Many issues
@@ -313,12 +301,11 @@ export function listIssues(tx: Tx, f: IssueListFilter): { rows: IssueRow[]; tota
     f,
     arms,
     narrowing: narrowingConditions(f),
-    sizes: arms.map((a) => armTotal(counted(tx, a.repoIds, a.isPull), a.isPull, f.isClosed)),
+    sizes: arms.map((a) => inState(counted(tx, a.repoIds, a.isPull), f.isClosed)),
     closed: f.isClosed === undefined ? inArray(issues.isClosed, [false, true]) : eq(issues.isClosed, f.isClosed),
   };
   const ids = pageIds(tx, q);
-  const byId = new Map(getIssuesByIds(tx, ids).map((r) => [r.id, r]));
-  return { rows: ids.map((id) => byId.get(id)).filter((r): r is IssueRow => r !== undefined), total: totalOf(tx, q) };
+  return { rows: inIdOrder(ids, getIssuesByIds(tx, ids)), total: totalOf(tx, q) };
 }
 
 /** A list as listIssues plans it: its branches, their sizes from the counters, and its filters. */
@@ -385,7 +372,7 @@ function totalOf(tx: Tx, q: ListQuery): number {
   const { f, arms } = q;
   if (q.narrowing.length === 0) return q.sizes.reduce((a, b) => a + b, 0);
   const counter = arms.length === 2 && arms[0]!.repoIds === arms[1]!.repoIds ? filterCounter(tx, f) : undefined;
-  if (counter) return f.isClosed === undefined ? counter.all : f.isClosed ? counter.closed : counter.all - counter.closed;
+  if (counter) return inState(counter, f.isClosed);
   let total = 0;
   for (const i of arms.keys()) total += tx.select({ n: count() }).from(issues).where(armWhere(q, i)).get()!.n;
   return total;

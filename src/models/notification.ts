@@ -1,7 +1,7 @@
 import { and, count, desc, eq, gte, inArray, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
 import { prepared } from "../db/prepared.ts";
-import { idsParam, inIdsPlaceholder } from "./id-list.ts";
+import { idsParam, inIdOrder, inIdsPlaceholder } from "./id-list.ts";
 import {
   comments,
   CommentType,
@@ -186,12 +186,10 @@ export function findNotifications(tx: Tx, f: NotificationFilter, page?: { limit:
     .all<{ id: number }>(sql`${sql.join(statuses.map(branch), sql` UNION ALL `)} ORDER BY updated DESC, id DESC${paging}`)
     .map((r) => r.id);
   if (ids.length === 0) return [];
-  const byId = new Map(
-    prepared(tx, "notification.byIds", (t) => t.select().from(notifications).where(inIdsPlaceholder(notifications.id)).prepare())
-      .all(idsParam(ids))
-      .map((n) => [n.id, n]),
+  return inIdOrder(
+    ids,
+    prepared(tx, "notification.byIds", (t) => t.select().from(notifications).where(inIdsPlaceholder(notifications.id)).prepare()).all(idsParam(ids)),
   );
-  return ids.map((id) => byId.get(id)).filter((n): n is NotificationRow => n !== undefined);
 }
 
 export function countNotifications(tx: Tx, f: NotificationFilter): number {

@@ -129,8 +129,10 @@ class Bound {
     this.values[name] = typeof v === "boolean" ? Number(v) : v;
     return sql`${sql.placeholder(name)}`;
   }
-  ids(name: string, ids: readonly number[]): SQL {
-    return sql`(SELECT value FROM json_each(${this.value(name, JSON.stringify(ids))}))`;
+  /** `column IN` the ids, bound as one JSON array (models/id-list.ts). */
+  inIds(column: SQLWrapper, name: string, ids: readonly number[]): SQL {
+    this.values[name] = JSON.stringify(ids);
+    return inIdsPlaceholder(column, name);
   }
   contains(column: SQLWrapper, name: string): SQL {
     return sql`instr(lower(${column}), ${this.value(name, this.f.keyword!.toLowerCase())}) > 0`;
@@ -167,7 +169,7 @@ function visibilityCondition(f: RepoMatch, b: Bound): SQL | undefined {
   const viewerId = f.viewerId;
   const publicRepos = and(
     eq(repositories.isPrivate, false),
-    inArray(repositories.ownerId, sql`(SELECT ${users.id} FROM ${users} WHERE ${users.visibility} IN ${b.ids("visibilities", f.visibleOwnerVisibilities)})`),
+    inArray(repositories.ownerId, sql`(SELECT ${users.id} FROM ${users} WHERE ${b.inIds(users.visibility, "visibilities", f.visibleOwnerVisibilities)})`),
   );
   if (viewerId === undefined) return f.onlyAccessible ? sql`0` : publicRepos;
   const viewer = b.value("viewerId", viewerId);
@@ -244,7 +246,7 @@ function repoListWhere(f: RepoMatch, b: Bound): SQL | undefined {
   const conds: (SQL | undefined)[] = [visibilityCondition(f, b)];
   if (f.publicOnly) conds.push(publicUnderPublicOwner());
   if (f.ownerId !== undefined) conds.push(eq(repositories.ownerId, b.value("ownerId", f.ownerId)));
-  if (f.ids) conds.push(sql`${repositories.id} IN ${b.ids("ids", f.ids)}`);
+  if (f.ids) conds.push(b.inIds(repositories.id, "ids", f.ids));
   if (f.isPrivate !== undefined) conds.push(eq(repositories.isPrivate, b.value("isPrivate", f.isPrivate)));
   if (f.archived !== undefined) conds.push(eq(repositories.isArchived, b.value("archived", f.archived)));
   if (f.template !== undefined) conds.push(eq(repositories.isTemplate, b.value("template", f.template)));
