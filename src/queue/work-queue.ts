@@ -1,4 +1,5 @@
-import { writeTx, type DB, type Tx } from "../db/client.ts";
+import { sqliteOf, writeTx, type DB, type Tx } from "../db/client.ts";
+import { committed } from "../db/group-commit.ts";
 import type { Logger } from "../lib/log.ts";
 import {
   advanceQueueItem,
@@ -178,16 +179,20 @@ export class WorkQueue {
     this.timer = undefined;
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
     this.resolveIdle();
+    // The last runs' writes are stored before stop resolves, as a closing connection would.
+    await committed(sqliteOf(this.db)).catch(() => {});
   }
 
   /**
    * Resolves once nothing runs and no item is left, retries included, in `queue` (a registered
    * one), or in every registered queue without it (for tests and benchmarks; with long retry delays
-   * this waits as long, see `hurry`). At once once stopped.
+   * this waits as long, see `hurry`). At once once stopped. What the work wrote is committed by then
+   * (db/group-commit.ts), so other connections see it too.
    */
-  idle(queue?: string): Promise<void> {
-    if (this.stopped || this.isIdle(queue)) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.push({ queue, resolve }));
+  async idle(queue?: string): Promise<void> {
+    if (!this.stopped && !this.isIdle(queue)) await new Promise<void>((resolve) => this.idleWaiters.push({ queue, resolve }));
+    // A failed commit is the failing writer's to report; idle only means nothing is left to wait for.
+    await committed(sqliteOf(this.db)).catch(() => {});
   }
 
   /**

@@ -5,6 +5,8 @@ import { afterAll, expect } from "bun:test";
 import { buildSettings, type Settings } from "../../src/config/settings.ts";
 import { parseIni } from "../../src/config/ini-source.ts";
 import { openDatabase } from "../../src/db/client.ts";
+import { enableGroupCommit } from "../../src/db/group-commit.ts";
+import { answer } from "../../src/http/answer.ts";
 import { createLogger } from "../../src/lib/log.ts";
 import type { Env } from "../../src/services/env.ts";
 import { composeEnv } from "../../src/compose.ts";
@@ -58,6 +60,8 @@ export function makeTestApp(ini = "", opts: { listen?: boolean } = {}): TestApp 
   const database = openDatabase(settings.database.path);
   const env = composeEnv(settings, database.db, createLogger("none"));
   const app = createApp(env);
+  // As `hearth web` runs: writes of one event-loop turn share a commit, answers wait for it.
+  enableGroupCommit(database.sqlite);
   env.queue.start();
   let baseUrl = ROOT_URL;
   let server: ReturnType<typeof Bun.serve> | undefined;
@@ -70,7 +74,7 @@ export function makeTestApp(ini = "", opts: { listen?: boolean } = {}): TestApp 
       idleTimeout: 0,
       fetch: (request, srv) => {
         rememberClientIp(request, srv.requestIP(request)?.address);
-        return app.handle(request);
+        return answer(app, env, request);
       },
     });
     baseUrl = `http://127.0.0.1:${server.port}/`;
@@ -98,7 +102,7 @@ export function makeTestApp(ini = "", opts: { listen?: boolean } = {}): TestApp 
       body = typeof opts.body === "string" ? opts.body : JSON.stringify(opts.body);
       headers["Content-Type"] ??= "application/json";
     }
-    return app.handle(new Request(new URL(path.replace(/^\//, ""), baseUrl).href, { method, headers, body }));
+    return answer(app, env, new Request(new URL(path.replace(/^\//, ""), baseUrl).href, { method, headers, body }));
   };
 
   return {

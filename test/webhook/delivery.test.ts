@@ -1,3 +1,4 @@
+import { writesCommitted } from "../../src/services/commits.ts";
 import { beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { makeTestApp } from "../support/app.ts";
@@ -364,6 +365,8 @@ describe("surviving a restart", () => {
     for (let i = 1; i <= 7; i++) fireEvent(app.env, { event: "issues", payload: issuePayload(i), repo: r, owner: user });
     expect(app.env.db.select().from(queueItems).all()).toHaveLength(2);
     expect(app.env.db.select().from(hookTasks).where(eq(hookTasks.hookId, hook.id)).all()).toHaveLength(7);
+    // A second connection sees only what is committed (writes are group-committed per event-loop turn).
+    await writesCommitted(app.env);
 
     const database = openDatabase(app.settings.database.path);
     const env2 = composeEnv(app.settings, database.db, createLogger("none"));
