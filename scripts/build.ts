@@ -15,6 +15,9 @@
  * start or answer fails the build.
  *
  *   bun scripts/build.ts [--outfile dist/hearth]
+ *
+ * HEARTH_BUILD_FLAGS="--flag ..." adds `bun build` flags, to build a variant whose lever a bench
+ * measures beside dist/hearth (bench/startup.ts --bin).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -25,7 +28,8 @@ const argv = process.argv.slice(2);
 const at = argv.indexOf("--outfile");
 const outfile = resolve(ROOT, at >= 0 && argv[at + 1] ? argv[at + 1]! : "dist/hearth");
 const JIT_POLICY = "8";
-const flags = ["--compile", "--bytecode", "--format=esm", "--minify-syntax", "--minify-whitespace", `--compile-jit-policy=${JIT_POLICY}`];
+const extraFlags = (process.env.HEARTH_BUILD_FLAGS ?? "").split(" ").filter(Boolean); // for measuring levers in bench/
+const flags = ["--compile", "--bytecode", "--format=esm", "--minify-syntax", "--minify-whitespace", `--compile-jit-policy=${JIT_POLICY}`, ...extraFlags];
 
 async function bunBuild(extra: string[]): Promise<void> {
   const p = Bun.spawn([process.execPath, "build", ...flags, ...extra, "src/main.ts", "--outfile", outfile], { cwd: ROOT, stdout: "inherit", stderr: "inherit" });

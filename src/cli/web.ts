@@ -6,6 +6,8 @@ import { repackAll } from "../services/repo/maintenance.ts";
 import { closeMail } from "../services/mail/outbox.ts";
 import { VERSION } from "../version.ts";
 import { normalizeRootUrl } from "../config/settings.ts";
+import { sqliteOf } from "../db/client.ts";
+import { enableGroupCommit } from "../db/group-commit.ts";
 
 /** How this very program is invoked, for the first-start hint: the executable, or `npm run hearth --` in a checkout. */
 function selfCommand(): string {
@@ -33,20 +35,26 @@ export const webCommand: Command = {
 
     // Loaded here, not at the top: the HTTP layer is most of the start-up cost, and the admin and
     // generate commands (which share this module graph through main.ts) never need it.
-    const [{ createApp }, { rememberClientIp }] = await Promise.all([
+    const [{ createApp }, { rememberClientIp }, { answer }, { keepHeapSmall }] = await Promise.all([
       import("../http/app.ts"),
       import("../http/client-ip.ts"),
+      import("../http/answer.ts"),
+      import("../http/heap-keeper.ts"),
     ]);
     const app = createApp(env);
+    // Requests in flight together share their commits; each answer waits for its group's.
+    enableGroupCommit(sqliteOf(env.db));
+    const heap = keepHeapSmall(1000);
     // One line per request: at info in dev mode, at debug in production.
     const requestLogLevel = settings.runMode === "dev" ? "info" : "debug";
     const server = Bun.serve({
       fetch: async (request, srv) => {
+        heap.touch();
         const address = srv.requestIP(request)?.address;
         rememberClientIp(request, address);
-        if (!log.enabled(requestLogLevel)) return app.handle(request);
+        if (!log.enabled(requestLogLevel)) return answer(app, env, request);
         const started = performance.now();
-        const response = await app.handle(request);
+        const response = await answer(app, env, request);
         // Path only: the query may hold a token (`?token=`), which must never reach a log.
         log.log(requestLogLevel, "request", {
           method: request.method,
@@ -125,6 +133,7 @@ export const webCommand: Command = {
       process.on("SIGTERM", stop);
     });
     clearInterval(daily);
+    heap.stop();
     // Deliveries under way finish (DELIVER_TIMEOUT bounds webhooks; a send to a hung mail server is
     // abandoned after closeMail's wait); the rest, mail included, wait in the database for the next start.
     const stopping = env.queue.stop();
