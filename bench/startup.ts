@@ -1,6 +1,8 @@
 /**
  * Start-up time and memory of dist/hearth (see bench/README.md), against a compiled bare
- * `Bun.serve` (bench/baseline-server.ts) measured in the same run, on 127.0.0.1 only:
+ * `Bun.serve` (bench/baseline-server.ts) measured in the same run, on 127.0.0.1 only (start-up and idle
+ * memory also of bench/stack-floor-server.ts, Bun.serve + memoirist + bun:sqlite with one route: the
+ * stack's own floor):
  *
  *   1. start-up: spawn -> first 200 from /api/v1/version (polled every 2 ms), with a fresh work
  *      directory and with an existing database, runs interleaved with the floor; the process's CPU
@@ -208,6 +210,9 @@ async function main() {
   const floorBin = join(tmp, "baseline-server");
   await run([BUN, "build", "--compile", join(import.meta.dir, "baseline-server.ts"), "--outfile", floorBin]);
   const floorSize = statSync(floorBin).size;
+  // The stack's own floor: Bun.serve + memoirist + bun:sqlite and one route, compiled as dist/hearth is.
+  const stackBin = join(tmp, "stack-floor-server");
+  await run([BUN, "build", "--compile", "--bytecode", "--format=esm", join(import.meta.dir, "stack-floor-server.ts"), "--outfile", stackBin]);
   let gitHead = "?";
   try {
     gitHead = (await run(["git", "rev-parse", "--short", "HEAD"])).trim();
@@ -261,6 +266,12 @@ async function main() {
         cmd: (port) => ({ cmd: [b.path, "web", "--config", main.config, "--port", String(port)], env: hearthEnv }),
       },
     ]),
+    {
+      label: "Bun.serve + memoirist + bun:sqlite, one route (compiled), stack floor",
+      hearth: false,
+      cmd: (port) => ({ cmd: [stackBin], env: { STACK_PORT: String(port), STACK_DB: join(main.dir, "data", "hearth.db") } }),
+    },
+    // Last: the report reads the floor's row from the end.
     { label: "bare Bun.serve (compiled), floor", hearth: false, cmd: (port) => ({ cmd: [floorBin], env: { BASELINE_PORT: String(port) } }) },
   ];
   interface StartSample {

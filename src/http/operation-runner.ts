@@ -23,6 +23,7 @@ export async function runOperation(
   deps: RunnerDeps,
   op: AnyOperation,
   request: Request,
+  /** The path's parameters, the named ones percent-decoded by the router. */
   rawParams: Record<string, string>,
   ip: string,
 ): Promise<Response> {
@@ -33,7 +34,7 @@ export async function runOperation(
     access: op.access,
     level: levelForMethod(op.method),
     decode: () => ({
-      params: op.params ? validate(op.params, decodeParams(rawParams)) : undefined,
+      params: op.params ? validate(op.params, rawParams) : undefined,
       query: op.query ? validate(op.query, Object.fromEntries(url.searchParams)) : undefined,
     }),
   };
@@ -76,11 +77,4 @@ export async function runOperation(
     }
     return jsonResponse(200, result, headers);
   });
-}
-
-/** Elysia has already percent-decoded path parameters; a malformed escape comes through as null. */
-function decodeParams(raw: Record<string, string | null>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, val] of Object.entries(raw)) out[k] = typeof val === "string" ? val : "";
-  return out;
 }

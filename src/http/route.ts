@@ -147,7 +147,7 @@ export interface OperationSpec<
   St extends boolean = false,
 > {
   method: Method;
-  /** Path below /api/v1, Elysia syntax: `/users/:username/tokens`. */
+  /** Path below /api/v1, in the router's syntax (http/router.ts): `/users/:username/tokens`. */
   path: string;
   /** Gitea's operationId, so generated clients and api-coverage line up. */
   operationId: string;
@@ -164,7 +164,7 @@ export interface OperationSpec<
    */
   suffix?: { name: string; values: readonly string[] };
   /**
-   * Gitea's names for path parameters the router knows under another name: Elysia needs one name
+   * Gitea's names for path parameters the router knows under another name: the router needs one name
    * per path position (`/commits/:ref/statuses` and `/commits/{sha}/pull` share it), the document
    * shows Gitea's.
    */

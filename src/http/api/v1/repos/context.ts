@@ -45,7 +45,7 @@ export function repoJson(env: Env, rc: RepoContext, doer: Doer | undefined) {
 
 /**
  * The rest of a `/*` path (a branch, tag, ref or file name that may contain `/`), unescaped as
- * Gitea's PathParam does; Elysia leaves wildcards escaped. A malformed escape names nothing (404).
+ * Gitea's PathParam does; the router leaves the `*` rest escaped. A malformed escape names nothing (404).
  */
 export function wildcard(params: Record<string, string>): string {
   try {
