@@ -8,6 +8,7 @@
  * run.ts compiles it with `bun build --compile` so it starts the way dist/hearth does.
  */
 import { readFileSync } from "node:fs";
+import { exitOnSignal } from "./lib/floor-exit.ts";
 
 const port = Number(process.env.BASELINE_PORT ?? "0");
 const bodyFile = process.env.BASELINE_BODY;
@@ -22,9 +23,4 @@ const server = Bun.serve({
   fetch: () => new Response(body, { headers: { "Content-Type": contentType } }),
 });
 
-const stop = () => {
-  server.stop(true);
-  process.exit(0);
-};
-process.on("SIGINT", stop);
-process.on("SIGTERM", stop);
+exitOnSignal(server);

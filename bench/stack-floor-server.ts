@@ -9,6 +9,7 @@
  */
 import { Database } from "bun:sqlite";
 import { Memoirist } from "memoirist";
+import { exitOnSignal } from "./lib/floor-exit.ts";
 
 const db = new Database(process.env.STACK_DB ?? ":memory:");
 db.exec("PRAGMA journal_mode = WAL");
@@ -27,10 +28,4 @@ const server = Bun.serve({
   },
 });
 
-const stop = () => {
-  server.stop(true);
-  db.close();
-  process.exit(0);
-};
-process.on("SIGINT", stop);
-process.on("SIGTERM", stop);
+exitOnSignal(server, () => db.close());

@@ -7,6 +7,7 @@
  *   FLOOR_DB=/tmp/floor.db FLOOR_SYNC=FULL bun bench/writes-floor.ts   # prints its port
  */
 import { Database } from "bun:sqlite";
+import { exitOnSignal } from "./lib/floor-exit.ts";
 
 const path = process.env.FLOOR_DB;
 const sync = process.env.FLOOR_SYNC ?? "FULL";
@@ -33,10 +34,4 @@ const server = Bun.serve({
 });
 console.log(server.port);
 
-const stop = () => {
-  server.stop(true);
-  db.close();
-  process.exit(0);
-};
-process.on("SIGINT", stop);
-process.on("SIGTERM", stop);
+exitOnSignal(server, () => db.close());
