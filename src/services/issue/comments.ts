@@ -147,7 +147,8 @@ export function createComment(env: Env, doer: Doer, ic: SignedIn<IssueContext>, 
     issueChanged(tx, env, { kind: "commented", issue, comment, repo: ic.repo, doer });
     return { comment, issue };
   });
-  return commentViews(env, ic, [comment], [issue])[0]!;
+  // Everything the reply shows is at hand: the doer posted it, and a new comment has no files yet.
+  return { comment, issue, repo: ic.repo, owner: ic.owner, poster: doer, attachments: [] };
 }
 
 /** The comment types whose text can be edited (Gitea's HasContentSupport). */

@@ -21,17 +21,31 @@ export interface IssueView {
   pull?: { merged: boolean; mergedUnix: number; draft: boolean };
 }
 
+/** What the caller already holds, so it is not loaded again. */
+export interface KnownToView {
+  /** Users at hand (the doer who just posted the issue). */
+  users?: UserRow[];
+  /** The issues were just created: no files are attached to them yet. */
+  created?: boolean;
+}
+
 /** Loads what the Issue JSON shows for many issues at once (labels, milestones, assignees, posters, assets). */
-export function issueViews(env: Env, repoOf: (issue: IssueRow) => { repo: RepoRow; owner: UserRow }, rows: IssueRow[]): IssueView[] {
+export function issueViews(
+  env: Env,
+  repoOf: (issue: IssueRow) => { repo: RepoRow; owner: UserRow },
+  rows: IssueRow[],
+  known: KnownToView = {},
+): IssueView[] {
   const ids = rows.map((i) => i.id);
   const labels = issues.labelsOfIssues(env.db, ids);
   const assignees = issues.assigneeIdsOfIssues(env.db, ids);
   const milestones = issues.milestonesByIds(env.db, rows.map((i) => i.milestoneId));
-  const attachments = attachmentsOfIssues(env.db, ids);
+  const attachments = known.created ? new Map<number, AttachmentRow[]>() : attachmentsOfIssues(env.db, ids);
   const pulls = pullsByIssueIds(env.db, rows.filter((i) => i.isPull).map((i) => i.id));
+  const people = new Map((known.users ?? []).map((u) => [u.id, u]));
   const userIds = new Set<number>(rows.map((i) => i.posterId));
   for (const list of assignees.values()) for (const id of list) userIds.add(id);
-  const people = new Map(users.getUsersByIds(env.db, [...userIds]).map((u) => [u.id, u]));
+  for (const u of users.getUsersByIds(env.db, [...userIds].filter((id) => !people.has(id)))) people.set(u.id, u);
   return rows.map((issue) => ({
     ...repoOf(issue),
     issue,
@@ -50,6 +64,6 @@ function pullMeta(issue: IssueRow, pull: PullRequestRow | undefined): IssueView[
   return { merged: pull.hasMerged, mergedUnix: pull.mergedUnix, draft: isWorkInProgress(issue.title) };
 }
 
-export function issueView(env: Env, repo: RepoRow, owner: UserRow, issue: IssueRow): IssueView {
-  return issueViews(env, () => ({ repo, owner }), [issue])[0]!;
+export function issueView(env: Env, repo: RepoRow, owner: UserRow, issue: IssueRow, known: KnownToView = {}): IssueView {
+  return issueViews(env, () => ({ repo, owner }), [issue], known)[0]!;
 }

@@ -14,7 +14,7 @@ import { toAPIIssue } from "../../../../convert/issue.ts";
 import { createIssue, deleteIssue, editIssue } from "../../../../services/issue/issues.ts";
 import { listRepoIssues } from "../../../../services/issue/list.ts";
 import { canWriteIssue, requireIssuesReader } from "../../../../services/issue/lookup.ts";
-import { issueView, issueViews } from "../../../../services/issue/view.ts";
+import { issueView, issueViews, type KnownToView } from "../../../../services/issue/view.ts";
 import { Forbidden, Invalid } from "../../../../lib/errors.ts";
 import { parseDateTime, toRFC3339 } from "../../../../lib/time.ts";
 import type { Env } from "../../../../services/env.ts";
@@ -22,8 +22,8 @@ import type { Doer } from "../../../../services/access/permission.ts";
 import type { RepoContext } from "../../../../services/repo/lookup.ts";
 import type { IssueRow } from "../../../../db/schema/index.ts";
 
-function issueJson(env: Env, rc: RepoContext, issue: IssueRow, doer: Doer | undefined) {
-  return toAPIIssue(env.settings, issueView(env, rc.repo, rc.owner, issue), doer);
+function issueJson(env: Env, rc: RepoContext, issue: IssueRow, doer: Doer | undefined, known?: KnownToView) {
+  return toAPIIssue(env.settings, issueView(env, rc.repo, rc.owner, issue, known), doer);
 }
 
 /** Gitea parses `since`/`before` as RFC 3339; anything else is a 422. */
@@ -118,7 +118,7 @@ export const issueOperations: AnyOperation[] = [
         closed: body.closed ?? undefined,
         deadlineUnix: body.due_date ? dayOf(body.due_date) : undefined,
       });
-      return reply.created(issueJson(ctx.env, rc, issue, doer));
+      return reply.created(issueJson(ctx.env, rc, issue, doer, { users: [doer], created: true }));
     },
   }),
   operation({
