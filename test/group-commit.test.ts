@@ -111,3 +111,27 @@ describe("answers wait for the commit of their writes", () => {
     expect(reader.query("SELECT count(*) FROM scratch_child").values()).toEqual([[0]]);
   });
 });
+
+describe("the work queue acts only on committed items", () => {
+  const t = makeTestApp();
+  const sqlite = sqliteOf(t.env.db);
+  sqlite.exec("CREATE TABLE scratch_p (n INTEGER PRIMARY KEY)");
+  sqlite.exec("CREATE TABLE scratch_c (n INTEGER PRIMARY KEY, p INTEGER REFERENCES scratch_p(n) DEFERRABLE INITIALLY DEFERRED)");
+  const ran: string[] = [];
+  t.env.queue.register<string>("group-commit-test", async (payload) => {
+    ran.push(payload);
+  });
+
+  test("an item put by a change whose commit failed never runs; the next one does", async () => {
+    // A wake-up scheduled before the change's group opens: the worker claims within that open group.
+    t.env.queue.hurry("group-commit-test");
+    writeTx(t.env.db, (tx) => {
+      t.env.queue.put(tx, "group-commit-test", "doomed");
+      sqlite.exec("INSERT INTO scratch_c (n, p) VALUES (1, 7)");
+    });
+    await expect(committed(sqlite)).rejects.toThrow(/FOREIGN KEY/);
+    writeTx(t.env.db, (tx) => t.env.queue.put(tx, "group-commit-test", "kept"));
+    await t.env.queue.idle();
+    expect(ran).toEqual(["kept"]);
+  });
+});

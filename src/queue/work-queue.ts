@@ -320,6 +320,10 @@ export class WorkQueue {
   private run(q: Registered, items: QueueItemRow[], leaseUntil: number): void {
     q.running++;
     const p = (async () => {
+      // Nothing is acted on before its claim, and the put it was claimed from, are committed (the
+      // server group-commits, db/group-commit.ts): a change whose commit failed sets nothing off.
+      // A failed commit undid the claim too; what still exists is claimed again.
+      if (!(await committed(sqliteOf(this.db)).then(() => true, () => false))) return;
       const outcomes: { id: number; result: JobResult }[] = [];
       for (const item of items) {
         const outcome = await this.runOne(q, item, leaseUntil);
