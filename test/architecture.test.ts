@@ -330,6 +330,11 @@ describe("route declarations", () => {
     }
   });
 
+  test("the route manifest the server routes from (api/v1/manifest.gen.ts) is the declared operations'", async () => {
+    const { apiManifestSource, MANIFEST_PATH } = await import("../scripts/gen-api-manifest.ts");
+    expect(readFileSync(MANIFEST_PATH, "utf8")).toBe(await apiManifestSource());
+  });
+
   test("every /api route the server answers comes from a declared operation", () => {
     const t = makeTestApp();
     const { createApp } = require("../src/http/app.ts") as typeof import("../src/http/app.ts");

@@ -1,6 +1,6 @@
 import type { Env } from "../services/env.ts";
 import { FailureLimiter } from "../auth/ratelimit.ts";
-import { apiOperations } from "./api/v1/index.ts";
+import { apiGroups, apiRoutes } from "./api/v1/manifest.gen.ts";
 import { routeTable } from "./route-table.ts";
 import { runOperation } from "./operation-runner.ts";
 import { precompressed } from "./precompressed.ts";
@@ -10,6 +10,8 @@ import { staticResponse, swaggerPage } from "./static.ts";
 import { avatarFile } from "../services/user/avatar.ts";
 import { repoAvatarFile } from "../services/repo/avatar.ts";
 import { NotFound } from "../lib/errors.ts";
+import type { AnyOperation } from "./route.ts";
+import type { ApiRoute } from "./route-table.ts";
 import { clientIp } from "./client-ip.ts";
 import { handleGit, type GitRequest } from "./git.ts";
 import { handleHook } from "./internal/hooks.ts";
@@ -34,11 +36,26 @@ export function createApp(env: Env) {
 
   const router = new Router();
 
-  for (const { method, path, pick } of routeTable(apiOperations)) {
-    router.add(method, `/api/v1${path}`, (request, params) => {
+  // Each operation module is imported when the first of its operations is called (the manifest knows
+  // every route without it): a start does not build ~350 operations, their shapes and services.
+  const loaded = new Map<number, Promise<Map<string, AnyOperation>>>();
+  const operationOf = async (route: ApiRoute): Promise<AnyOperation> => {
+    let group = loaded.get(route.group);
+    if (!group) {
+      group = apiGroups[route.group]!().then((ops) => new Map(ops.map((op) => [op.operationId, op])));
+      // A failed import is not kept: the next call tries again.
+      group.catch(() => loaded.delete(route.group));
+      loaded.set(route.group, group);
+    }
+    const op = (await group).get(route.operationId);
+    if (!op) throw new Error(`operation ${route.operationId} is not in its module: regenerate api/v1/manifest.gen.ts`);
+    return op;
+  };
+  for (const { method, path, pick } of routeTable(apiRoutes)) {
+    router.add(method, `/api/v1${path}`, async (request, params) => {
       const chosen = pick(params);
       if (!chosen) return errorResponse(env, new NotFound());
-      return runOperation(deps, chosen.op, request, chosen.params, clientIp(request));
+      return runOperation(deps, await operationOf(chosen.op), request, chosen.params, clientIp(request));
     });
   }
 
@@ -70,7 +87,7 @@ export function createApp(env: Env) {
   router.add("POST", "/api/internal/hook/post-receive", (request) => handleHook(env, request, "post-receive"));
   if (env.settings.api.enableSwagger) {
     router.add("GET", "/swagger.v1.json", async (request) => {
-      swaggerDoc ??= import("./swagger.ts").then(({ buildSwagger }) =>
+      swaggerDoc ??= Promise.all([import("./swagger.ts"), import("./api/v1/index.ts")]).then(([{ buildSwagger }, { apiOperations }]) =>
         precompressed(JSON.stringify(buildSwagger(apiOperations, env.settings.server.rootUrl)), JSON_TYPE),
       );
       // A failed build is not kept: the next request tries again, as before it was loaded lazily.

@@ -1,10 +1,20 @@
 import type { AnyOperation } from "./route.ts";
 
-export interface RouteEntry {
+/** What the router needs of an operation (api/v1/manifest.gen.ts holds these for all of them). */
+export interface ApiRoute {
+  method: string;
+  path: string;
+  operationId: string;
+  /** Index of the module that declares it, in api/v1/manifest.gen.ts's `apiGroups`. */
+  group: number;
+  suffix?: AnyOperation["suffix"];
+}
+
+export interface RouteEntry<R> {
   method: string;
   path: string;
   /** The operation a request on this route is for, with its parameters; undefined when none is. */
-  pick(params: Record<string, string>): { op: AnyOperation; params: Record<string, string> } | undefined;
+  pick(params: Record<string, string>): { op: R; params: Record<string, string> } | undefined;
 }
 
 /**
@@ -12,8 +22,8 @@ export interface RouteEntry {
  * `suffix` (Gitea's `{index}.{diffType}`) share the route of their plain sibling and are picked by
  * the ending of the last path parameter; a suffix-only route answers only suffixed segments.
  */
-export function routeTable(ops: readonly AnyOperation[]): RouteEntry[] {
-  const groups = new Map<string, { plain?: AnyOperation; suffixed: AnyOperation[] }>();
+export function routeTable<R extends Pick<ApiRoute, "method" | "path" | "suffix">>(ops: readonly R[]): RouteEntry<R>[] {
+  const groups = new Map<string, { plain?: R; suffixed: R[] }>();
   for (const op of ops) {
     const key = `${op.method} ${op.path}`;
     const group = groups.get(key) ?? { suffixed: [] };
