@@ -15,7 +15,8 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSy
 import { availableParallelism, cpus, release, tmpdir, totalmem } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { prng } from "./gen-repo.ts";
-import { freePort, median } from "./lib/measure.ts";
+import { CLK_TCK, freePort, machineBusyMs, median, waitQuiet } from "./lib/measure.ts";
+import { benchArgs } from "./lib/args.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Options
@@ -23,18 +24,10 @@ import { freePort, median } from "./lib/measure.ts";
 const ROOT = resolve(import.meta.dir, "..");
 const DIST_HEARTH = join(ROOT, "dist", "hearth");
 const argv = process.argv.slice(2);
-const flag = (name: string) => argv.includes(`--${name}`);
-function opt(name: string, def: number): number {
-  const i = argv.indexOf(`--${name}`);
-  if (i < 0) return def;
-  const v = Number(argv[i + 1]);
-  if (!Number.isInteger(v) || v <= 0) throw new Error(`--${name} needs a positive integer`);
-  return v;
-}
-if (flag("help") || flag("h")) {
-  console.log(readFileSync(import.meta.path, "utf8").split("*/")[0]);
-  process.exit(0);
-}
+const args = benchArgs(argv);
+const { flag } = args;
+const opt = args.integer;
+args.helpFrom(import.meta.path);
 const QUICK = flag("quick");
 const O = {
   rounds: opt("rounds", QUICK ? 2 : 7),
@@ -142,7 +135,6 @@ for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
 // ---------------------------------------------------------------------------------------------
 // /proc
 
-const CLK_TCK = 100;
 
 function processTable(): Map<number, number> {
   const m = new Map<number, number>();
@@ -192,22 +184,7 @@ function procCpu(pid: number): { self: number; children: number } {
   const t = (i: number) => (Number(f[i]) * 1000) / CLK_TCK;
   return { self: t(11) + t(12), children: t(13) + t(14) };
 }
-function machineBusyMs(): number {
-  const f = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
-  return ((f[0]! + f[1]! + f[2]! + f[5]! + f[6]! + f[7]!) * 1000) / CLK_TCK;
-}
 
-/** Waits until the machine is nearly idle (busy < NOISY CPUs over 1 s); false after maxMs. */
-async function waitQuiet(maxMs: number): Promise<boolean> {
-  const until = performance.now() + maxMs;
-  for (;;) {
-    const b0 = machineBusyMs();
-    const t0 = performance.now();
-    await Bun.sleep(1000);
-    if ((machineBusyMs() - b0) / (performance.now() - t0) < NOISY) return true;
-    if (performance.now() > until) return false;
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 // Helpers

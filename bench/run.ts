@@ -18,8 +18,9 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSy
 import { availableParallelism, cpus, release, tmpdir, totalmem } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { runPasswordBench, type PasswordReport } from "./password.ts";
-import { freePort, median, processCpuMs } from "./lib/measure.ts";
+import { freePort, machineBusyMs, median, processCpuMs, waitQuiet } from "./lib/measure.ts";
 import { Cleanup, stop, type Child } from "./lib/children.ts";
+import { benchArgs } from "./lib/args.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Options
@@ -31,18 +32,10 @@ let HEARTH = DIST_HEARTH;
 const BUN = process.execPath;
 
 const argv = process.argv.slice(2);
-function opt(name: string, def: number): number {
-  const i = argv.indexOf(`--${name}`);
-  if (i < 0) return def;
-  const v = Number(argv[i + 1]);
-  if (!Number.isFinite(v) || v <= 0) throw new Error(`--${name} needs a positive number`);
-  return v;
-}
-const flag = (name: string) => argv.includes(`--${name}`);
-if (flag("help") || flag("h")) {
-  console.log(readFileSync(import.meta.path, "utf8").split("*/")[0]);
-  process.exit(0);
-}
+const args = benchArgs(argv);
+const { flag } = args;
+const opt = args.number;
+args.helpFrom(import.meta.path);
 const O = {
   duration: opt("duration", 10),
   warmup: opt("warmup", 3),
@@ -106,30 +99,9 @@ async function waitReady(url: string, t0: number, p: Child, timeoutMs = 30_000, 
   }
 }
 
-const CLK_TCK = 100; // USER_HZ; sysconf(_SC_CLK_TCK) is 100 on every Linux this runs on
-
-
-/** Busy CPU time of the whole machine so far, ms (all CPUs, from /proc/stat; iowait and idle excluded). */
-function machineBusyMs(): number {
-  const f = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
-  // user nice system idle iowait irq softirq steal guest guest_nice; guest time is already in user.
-  const busy = f[0]! + f[1]! + f[2]! + f[5]! + f[6]! + f[7]!;
-  return (busy * 1000) / CLK_TCK;
-}
-
+/** Other processes keeping more CPUs than this busy make a round noisy. */
 const NOISY = 0.25;
 
-/** Waits until the machine is nearly idle (busy < NOISY CPUs over 1 s); false after maxMs. */
-async function waitQuiet(maxMs: number): Promise<boolean> {
-  const until = performance.now() + maxMs;
-  for (;;) {
-    const b0 = machineBusyMs();
-    const t0 = performance.now();
-    await Bun.sleep(1000);
-    if ((machineBusyMs() - b0) / (performance.now() - t0) < NOISY) return true;
-    if (performance.now() > until) return false;
-  }
-}
 
 function procStatus(pid: number): { rssKiB: number; hwmKiB: number } {
   const s = readFileSync(`/proc/${pid}/status`, "utf8");

@@ -25,25 +25,18 @@
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, release, tmpdir, totalmem } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
-import { freePort, median } from "./lib/measure.ts";
+import { freePort, median, waitQuiet } from "./lib/measure.ts";
 import { Cleanup, stop, type Child } from "./lib/children.ts";
+import { benchArgs } from "./lib/args.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const DIST_HEARTH = join(ROOT, "dist", "hearth");
 const BUN = process.execPath;
 const argv = process.argv.slice(2);
-const flag = (name: string) => argv.includes(`--${name}`);
-function opt(name: string, def: number): number {
-  const i = argv.indexOf(`--${name}`);
-  if (i < 0) return def;
-  const v = Number(argv[i + 1]);
-  if (!Number.isFinite(v) || v <= 0) throw new Error(`--${name} needs a positive number`);
-  return v;
-}
-if (flag("help") || flag("h")) {
-  console.log(readFileSync(import.meta.path, "utf8").split("*/")[0]);
-  process.exit(0);
-}
+const args = benchArgs(argv);
+const { flag } = args;
+const opt = args.number;
+args.helpFrom(import.meta.path);
 const O = {
   runs: opt("runs", 7),
   idleSettle: opt("idle-settle", 2),
@@ -119,22 +112,7 @@ function cpuTicksMs(pid: number): number {
   return (Number(f[11]) + Number(f[12])) * 10;
 }
 
-function machineBusyMs(): number {
-  const f = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
-  return ((f[0]! + f[1]! + f[2]! + f[5]! + f[6]! + f[7]!) * 1000) / 100;
-}
 
-/** Waits until the machine is nearly idle (< 0.25 CPUs busy over 1 s); false after maxMs. */
-async function waitQuiet(maxMs: number): Promise<boolean> {
-  const until = performance.now() + maxMs;
-  for (;;) {
-    const b0 = machineBusyMs();
-    const t0 = performance.now();
-    await Bun.sleep(1000);
-    if ((machineBusyMs() - b0) / (performance.now() - t0) < 0.25) return true;
-    if (performance.now() > until) return false;
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 // Helpers

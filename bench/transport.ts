@@ -24,7 +24,8 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSy
 import { availableParallelism, cpus, release, tmpdir, totalmem } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { cacheName, generateRepo, isGenerated, type GenInfo, type GenParams } from "./gen-repo.ts";
-import { freePort, median } from "./lib/measure.ts";
+import { CLK_TCK, freePort, machineBusyMs, median } from "./lib/measure.ts";
+import { benchArgs } from "./lib/args.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Options
@@ -33,18 +34,10 @@ const ROOT = resolve(import.meta.dir, "..");
 const DIST_HEARTH = join(ROOT, "dist", "hearth");
 const BUN = process.execPath;
 const argv = process.argv.slice(2);
-const flag = (name: string) => argv.includes(`--${name}`);
-function opt(name: string, def: number): number {
-  const i = argv.indexOf(`--${name}`);
-  if (i < 0) return def;
-  const v = Number(argv[i + 1]);
-  if (!Number.isFinite(v) || v <= 0) throw new Error(`--${name} needs a positive number`);
-  return v;
-}
-if (flag("help") || flag("h")) {
-  console.log(readFileSync(import.meta.path, "utf8").split("*/")[0]);
-  process.exit(0);
-}
+const args = benchArgs(argv);
+const { flag } = args;
+const opt = args.number;
+args.helpFrom(import.meta.path);
 const QUICK = flag("quick");
 const O = {
   commits: opt("commits", QUICK ? 2000 : 20000),
@@ -154,7 +147,6 @@ for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
 // ---------------------------------------------------------------------------------------------
 // /proc
 
-const CLK_TCK = 100;
 
 /** pid -> ppid for every process. */
 function processTable(): Map<number, number> {
@@ -216,10 +208,6 @@ function procCpu(pid: number): { self: number; children: number } {
   return { self: t(11) + t(12), children: t(13) + t(14) };
 }
 
-function machineBusyMs(): number {
-  const f = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
-  return ((f[0]! + f[1]! + f[2]! + f[5]! + f[6]! + f[7]!) * 1000) / CLK_TCK;
-}
 
 const load1 = () => Number(readFileSync("/proc/loadavg", "utf8").split(" ")[0]);
 

@@ -30,16 +30,11 @@ import { HookContentType, queueItems } from "../src/db/schema/index.ts";
 import { insertQueueItem } from "../src/models/queue.ts";
 import { writeTx } from "../src/db/client.ts";
 import { eq } from "drizzle-orm";
+import { benchArgs } from "./lib/args.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const argv = process.argv.slice(2);
-function opt(name: string, def: number): number {
-  const i = argv.indexOf(`--${name}`);
-  if (i < 0) return def;
-  const v = Number(argv[i + 1]);
-  if (!Number.isInteger(v) || v <= 0) throw new Error(`--${name} needs a positive integer`);
-  return v;
-}
+const opt = benchArgs(argv).integer;
 const O = { rounds: opt("rounds", 5), issues: opt("issues", 50), events: opt("events", 200), write: !argv.includes("--no-write") };
 const HOOKS = 10;
 const CONCURRENCY = 8;

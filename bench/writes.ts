@@ -24,27 +24,16 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { median, processCpuMs } from "./lib/measure.ts";
+import { machineBusyMs, median, processCpuMs, waitQuiet } from "./lib/measure.ts";
 import { Cleanup, stop, type Child } from "./lib/children.ts";
+import { benchArgs } from "./lib/args.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const BUN = process.execPath;
 const argv = process.argv.slice(2);
-function opt(name: string, def: number): number {
-  const i = argv.indexOf(`--${name}`);
-  if (i < 0) return def;
-  const v = Number(argv[i + 1]);
-  if (!Number.isFinite(v) || v <= 0) throw new Error(`--${name} needs a positive number`);
-  return v;
-}
-function optStr(name: string, def: string): string {
-  const i = argv.indexOf(`--${name}`);
-  return i < 0 ? def : String(argv[i + 1]);
-}
-if (argv.includes("--help")) {
-  console.log(readFileSync(import.meta.path, "utf8").split("*/")[0]);
-  process.exit(0);
-}
+const args = benchArgs(argv);
+const { number: opt, string: optStr } = args;
+args.helpFrom(import.meta.path);
 const O = {
   rounds: opt("rounds", 5),
   seconds: opt("seconds", 5),
@@ -90,21 +79,6 @@ function spawn(cmd: string[], env: Record<string, string>, log?: string): Child 
 
 // ---- /proc
 
-const CLK_TCK = 100;
-function machineBusyMs(): number {
-  const f = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
-  return ((f[0]! + f[1]! + f[2]! + f[5]! + f[6]! + f[7]!) * 1000) / CLK_TCK;
-}
-async function waitQuiet(maxMs: number): Promise<boolean> {
-  const until = performance.now() + maxMs;
-  for (;;) {
-    const b0 = machineBusyMs();
-    const t0 = performance.now();
-    await Bun.sleep(1000);
-    if ((machineBusyMs() - b0) / (performance.now() - t0) < 0.25) return true;
-    if (performance.now() > until) return false;
-  }
-}
 /** Waits until `pid` used (almost) no CPU for 300 ms: its background work is done. Returns the wait. */
 async function waitIdle(pid: number, maxMs = 60_000): Promise<number> {
   const t0 = performance.now();
