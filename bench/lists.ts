@@ -18,6 +18,7 @@ import { Database } from "bun:sqlite";
 import { seedScale } from "./seed-scale.ts";
 import { freePort, median, processCpuMs } from "./lib/measure.ts";
 import { Cleanup, type Child } from "./lib/children.ts";
+import { writeResultsSection } from "./lib/results.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const BUN = process.execPath;
@@ -312,10 +313,7 @@ async function main() {
     `<!-- lists-${O.label}:end -->`,
   ].join("\n");
   if (O.write) {
-    const path = join(ROOT, "bench", "RESULTS.md");
-    const text = readFileSync(path, "utf8");
-    const re = new RegExp(`<!-- lists-${O.label}:begin[\\s\\S]*?<!-- lists-${O.label}:end -->`);
-    writeFileSync(path, re.test(text) ? text.replace(re, section) : `${text.trimEnd()}\n\n${section}\n`);
+    writeResultsSection(`lists-${O.label}`, section);
     console.log("wrote bench/RESULTS.md");
   } else console.log(section);
 }

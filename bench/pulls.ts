@@ -17,6 +17,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { prng } from "./gen-repo.ts";
 import { CLK_TCK, freePort, machineBusyMs, median, waitQuiet } from "./lib/measure.ts";
 import { benchArgs } from "./lib/args.ts";
+import { RESULTS_PATH, writeResultsSection } from "./lib/results.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Options
@@ -810,12 +811,9 @@ ${
   logLines.length ? `\nServer output during the run:\n\n\`\`\`\n${logLines.slice(0, 15).join("\n")}\n\`\`\`\n` : `\nhearth logged nothing at warn or above during the run and exited with code ${exit} on SIGTERM.\n`
 }<!-- pulls:end -->
 `;
-  const resultsPath = join(import.meta.dir, "RESULTS.md");
   if (O.write) {
-    const old = existsSync(resultsPath) ? readFileSync(resultsPath, "utf8") : "# Benchmark results\n";
-    const re = /<!-- pulls:begin[\s\S]*?<!-- pulls:end -->\n?/;
-    writeFileSync(resultsPath, re.test(old) ? old.replace(re, section) : `${old.trimEnd()}\n\n${section}`);
-    console.log(`\nwrote the "Pull requests" section of ${relative(ROOT, resultsPath)}`);
+    writeResultsSection("pulls", section);
+    console.log(`\nwrote the "Pull requests" section of ${relative(ROOT, RESULTS_PATH)}`);
   } else {
     console.log("\n" + section);
   }

@@ -21,6 +21,7 @@ import { runPasswordBench, type PasswordReport } from "./password.ts";
 import { freePort, machineBusyMs, median, processCpuMs, waitQuiet } from "./lib/measure.ts";
 import { Cleanup, stop, type Child } from "./lib/children.ts";
 import { benchArgs } from "./lib/args.ts";
+import { RESULTS_PATH, writeResultsSection } from "./lib/results.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Options
@@ -580,11 +581,8 @@ ${
 
   if (O.write) {
     // Only this script's section changes: the other scripts' sections (and the summary above them) stay.
-    const path = join(import.meta.dir, "RESULTS.md");
-    const text = existsSync(path) ? readFileSync(path, "utf8") : "# Benchmark results\n";
-    const re = /<!-- run:begin[\s\S]*?<!-- run:end -->/;
-    writeFileSync(path, re.test(text) ? text.replace(re, md) : `${text.trimEnd()}\n\n${md}\n`);
-    console.log(`\nwrote ${relative(ROOT, join(import.meta.dir, "RESULTS.md"))}`);
+    writeResultsSection("run", md);
+    console.log(`\nwrote ${relative(ROOT, RESULTS_PATH)}`);
   } else {
     console.log("\n" + md);
   }

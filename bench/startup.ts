@@ -28,6 +28,7 @@ import { basename, dirname, join, relative, resolve } from "node:path";
 import { freePort, median, waitQuiet } from "./lib/measure.ts";
 import { Cleanup, stop, type Child } from "./lib/children.ts";
 import { benchArgs } from "./lib/args.ts";
+import { RESULTS_PATH, writeResultsSection } from "./lib/results.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const DIST_HEARTH = join(ROOT, "dist", "hearth");
@@ -409,11 +410,8 @@ ${mib(median(samples.get(targets[1]!)!.map((x) => x.idle.rss)))} MiB (the floor:
 <!-- startup:end -->
 `;
   if (O.write) {
-    const file = join(import.meta.dir, "RESULTS.md");
-    const old = existsSync(file) ? readFileSync(file, "utf8") : "";
-    const re = /<!-- startup:begin[\s\S]*?<!-- startup:end -->\n?/;
-    writeFileSync(file, re.test(old) ? old.replace(re, section) : `${old.trimEnd()}\n\n${section}`);
-    console.log(`\nwrote ${relative(ROOT, file)}`);
+    writeResultsSection("startup", section);
+    console.log(`\nwrote ${relative(ROOT, RESULTS_PATH)}`);
   } else {
     console.log("\n" + section);
   }

@@ -17,10 +17,11 @@
  * process tree, sampled every 10 ms. The pushed pack is what `git push` into an empty repository
  * over file:// leaves, made once per run from the repository bench/gen-repo.ts caches.
  */
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, release, tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { cacheName, generateRepo, isGenerated, type GenParams } from "./gen-repo.ts";
+import { RESULTS_PATH, writeResultsSection } from "./lib/results.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const argv = process.argv.slice(2);
@@ -161,12 +162,9 @@ async function main() {
 ${rows.join("\n")}
 <!-- transport-levers:end -->
 `;
-  const resultsPath = join(import.meta.dir, "RESULTS.md");
   if (O.write) {
-    const old = existsSync(resultsPath) ? readFileSync(resultsPath, "utf8") : "# Benchmark results\n";
-    const re = /<!-- transport-levers:begin[\s\S]*?<!-- transport-levers:end -->\n?/;
-    writeFileSync(resultsPath, re.test(old) ? old.replace(re, section) : `${old.trimEnd()}\n\n${section}`);
-    console.log(`wrote the "Git transport levers" section of ${relative(ROOT, resultsPath)}`);
+    writeResultsSection("transport-levers", section);
+    console.log(`wrote the "Git transport levers" section of ${relative(ROOT, RESULTS_PATH)}`);
   } else console.log("\n" + section);
 }
 

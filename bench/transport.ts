@@ -26,6 +26,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { cacheName, generateRepo, isGenerated, type GenInfo, type GenParams } from "./gen-repo.ts";
 import { CLK_TCK, freePort, machineBusyMs, median } from "./lib/measure.ts";
 import { benchArgs } from "./lib/args.ts";
+import { RESULTS_PATH, writeResultsSection } from "./lib/results.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Options
@@ -892,13 +893,9 @@ ${
 }<!-- transport:end -->
 `;
 
-  const resultsPath = join(import.meta.dir, "RESULTS.md");
   if (O.write) {
-    const old = existsSync(resultsPath) ? readFileSync(resultsPath, "utf8") : "# Benchmark results\n";
-    const re = /<!-- transport:begin[\s\S]*?<!-- transport:end -->\n?/;
-    const next = re.test(old) ? old.replace(re, section) : `${old.trimEnd()}\n\n${section}`;
-    writeFileSync(resultsPath, next);
-    console.log(`\nwrote the "Git transport" section of ${relative(ROOT, resultsPath)}`);
+    writeResultsSection("transport", section);
+    console.log(`\nwrote the "Git transport" section of ${relative(ROOT, RESULTS_PATH)}`);
   } else {
     console.log("\n" + section);
   }

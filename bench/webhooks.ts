@@ -12,9 +12,9 @@
  *
  *   bun bench/webhooks.ts [--rounds 5] [--issues 50] [--events 200] [--no-write]
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, cpus, tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { buildSettings } from "../src/config/settings.ts";
 import { parseIni } from "../src/config/ini-source.ts";
 import { openDatabase } from "../src/db/client.ts";
@@ -31,8 +31,8 @@ import { insertQueueItem } from "../src/models/queue.ts";
 import { writeTx } from "../src/db/client.ts";
 import { eq } from "drizzle-orm";
 import { benchArgs } from "./lib/args.ts";
+import { RESULTS_PATH, writeResultsSection } from "./lib/results.ts";
 
-const ROOT = resolve(import.meta.dir, "..");
 const argv = process.argv.slice(2);
 const opt = benchArgs(argv).integer;
 const O = { rounds: opt("rounds", 5), issues: opt("issues", 50), events: opt("events", 200), write: !argv.includes("--no-write") };
@@ -266,11 +266,8 @@ finish together), against a bare
 `;
   console.log(section);
   if (O.write) {
-    const path = join(ROOT, "bench", "RESULTS.md");
-    const text = readFileSync(path, "utf8");
-    const re = /<!-- webhooks:begin -->[\s\S]*<!-- webhooks:end -->\n/;
-    writeFileSync(path, re.test(text) ? text.replace(re, section) : `${text.trimEnd()}\n\n${section}`);
-    console.log(`written to ${path}`);
+    writeResultsSection("webhooks", section);
+    console.log(`written to ${RESULTS_PATH}`);
   }
 } finally {
   cleanup();

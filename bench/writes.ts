@@ -27,6 +27,7 @@ import { dirname, join, resolve } from "node:path";
 import { machineBusyMs, median, processCpuMs, waitQuiet } from "./lib/measure.ts";
 import { Cleanup, stop, type Child } from "./lib/children.ts";
 import { benchArgs } from "./lib/args.ts";
+import { withSection } from "./lib/results.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const BUN = process.execPath;
@@ -338,8 +339,7 @@ async function main() {
   if (!text.includes("<!-- writes:begin -->")) text = `${text.trimEnd()}\n\n<!-- writes:begin -->\n${intro}\n<!-- writes:end -->\n`;
   const [pre, rest] = text.split("<!-- writes:begin -->") as [string, string];
   const [inner, post] = rest.split("<!-- writes:end -->") as [string, string];
-  const re = new RegExp(`<!-- writes:${O.label}:begin -->[\\s\\S]*?<!-- writes:${O.label}:end -->`);
-  const newInner = re.test(inner) ? inner.replace(re, sub) : `${inner.trimEnd()}\n\n${sub}\n`;
+  const newInner = withSection(inner, `writes:${O.label}`, sub);
   writeFileSync(file, `${pre}<!-- writes:begin -->${newInner}<!-- writes:end -->${post}`);
   console.log(`wrote ${file}`);
 }
