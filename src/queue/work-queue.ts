@@ -180,7 +180,7 @@ export class WorkQueue {
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
     this.resolveIdle();
     // The last runs' writes are stored before stop resolves, as a closing connection would.
-    await committed(sqliteOf(this.db)).catch(() => {});
+    await this.stored();
   }
 
   /**
@@ -192,7 +192,18 @@ export class WorkQueue {
   async idle(queue?: string): Promise<void> {
     if (!this.stopped && !this.isIdle(queue)) await new Promise<void>((resolve) => this.idleWaiters.push({ queue, resolve }));
     // A failed commit is the failing writer's to report; idle only means nothing is left to wait for.
-    await committed(sqliteOf(this.db)).catch(() => {});
+    await this.stored();
+  }
+
+  /**
+   * Waits for the commit of the writes made so far (the server group-commits, db/group-commit.ts);
+   * false if that commit failed and they are gone.
+   */
+  private stored(): Promise<boolean> {
+    return committed(sqliteOf(this.db)).then(
+      () => true,
+      () => false,
+    );
   }
 
   /**
@@ -320,10 +331,10 @@ export class WorkQueue {
   private run(q: Registered, items: QueueItemRow[], leaseUntil: number): void {
     q.running++;
     const p = (async () => {
-      // Nothing is acted on before its claim, and the put it was claimed from, are committed (the
-      // server group-commits, db/group-commit.ts): a change whose commit failed sets nothing off.
-      // A failed commit undid the claim too; what still exists is claimed again.
-      if (!(await committed(sqliteOf(this.db)).then(() => true, () => false))) return;
+      // Nothing is acted on before its claim, and the put it was claimed from, are committed: a
+      // change whose commit failed sets nothing off. A failed commit undid the claim too; what still
+      // exists is claimed again.
+      if (!(await this.stored())) return;
       const outcomes: { id: number; result: JobResult }[] = [];
       for (const item of items) {
         const outcome = await this.runOne(q, item, leaseUntil);
