@@ -14,6 +14,7 @@ import m11 from "../../migrations/0011_repo_avatar.sql" with { type: "text" };
 import m12 from "../../migrations/0012_follow.sql" with { type: "text" };
 import m13 from "../../migrations/0013_list_indexes.sql" with { type: "text" };
 import m14 from "../../migrations/0014_audience_indexes.sql" with { type: "text" };
+import m15 from "../../migrations/0015_issue_fts_scope.sql" with { type: "text" };
 
 export const migrations: readonly { tag: string; when: number; sql: string }[] = [
   { tag: "0000_init", when: 1795424040714, sql: m0 },
@@ -31,4 +32,5 @@ export const migrations: readonly { tag: string; when: number; sql: string }[] =
   { tag: "0012_follow", when: 1795650275807, sql: m12 },
   { tag: "0013_list_indexes", when: 1795661935411, sql: m13 },
   { tag: "0014_audience_indexes", when: 1795662499436, sql: m14 },
+  { tag: "0015_issue_fts_scope", when: 1795675608236, sql: m15 },
 ];

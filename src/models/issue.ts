@@ -4,6 +4,7 @@ import { prepared } from "../db/prepared.ts";
 import { insertReturning } from "./prepared-insert.ts";
 import { containsText } from "./like.ts";
 import { idsParam, inIdList, inIdOrder, inIdsPlaceholder } from "./id-list.ts";
+import { countMatches, matchingIds, scopedTextMatch, textPhrase } from "./issue-text.ts";
 import {
   issueAssignees,
   issueDependencies,
@@ -141,8 +142,11 @@ export interface IssueListFilter {
  */
 const PER_REPO_WALK_MAX = 20_000;
 
-/** The filters beyond repository, kind and state: with none, the repositories' counters give the total. */
-function narrowingConditions(f: IssueListFilter): SQL[] {
+/**
+ * The filters beyond repository, kind and state: with none, the repositories' counters give the
+ * total. `textMatch` is the keyword's full-text query when listIssues narrowed it to the list.
+ */
+function narrowingConditions(f: IssueListFilter, textMatch?: string): SQL[] {
   const conds: SQL[] = [];
   for (const labelId of f.labelIds ?? []) {
     conds.push(inArray(issues.id, sql`(SELECT ${issueLabels.issueId} FROM ${issueLabels} WHERE ${issueLabels.labelId} = ${labelId})`));
@@ -157,7 +161,7 @@ function narrowingConditions(f: IssueListFilter): SQL[] {
   if (f.milestoneIds && f.milestoneIds.length) conds.push(inArray(issues.milestoneId, f.milestoneIds));
   if (f.keyword) {
     const byNumber = /^#?\d+$/.test(f.keyword) ? eq(issues.index, Number(f.keyword.replace("#", ""))) : undefined;
-    conds.push(or(containingText(f.keyword), byNumber)!);
+    conds.push(or(textMatch ? inArray(issues.id, matchingIds(textMatch)) : containingText(f.keyword), byNumber)!);
   }
   if (f.posterId !== undefined) conds.push(eq(issues.posterId, f.posterId));
   if (f.assigneeId !== undefined) {
@@ -188,16 +192,14 @@ function narrowingConditions(f: IssueListFilter): SQL[] {
 }
 
 /**
- * Issues whose title or body contains `keyword`, ignoring case. From three characters on, through
- * the trigram index `issue_fts` (kept in step with the issues by triggers, migration 0013): a
- * substring match without reading every issue. Shorter keywords have no trigram to look up and are
- * matched row by row.
+ * Issues whose title or body contains `keyword`, ignoring case: through the trigram index
+ * `issue_fts` (issue-text.ts) where it can look the keyword up, a substring match without reading
+ * every issue; else row by row.
  */
 function containingText(keyword: string): SQL {
-  // (FTS5 reads the query as a C string: a NUL would cut it short, so such a keyword is matched row by row too.)
-  if ([...keyword].length < 3 || keyword.includes("\0")) return or(containsText(issues.title, keyword), containsText(issues.content, keyword))!;
-  const phrase = `"${keyword.replaceAll('"', '""')}"`;
-  return sql`${issues.id} IN (SELECT rowid FROM issue_fts WHERE issue_fts MATCH ${phrase})`;
+  const phrase = textPhrase(keyword);
+  if (phrase === undefined) return or(containsText(issues.title, keyword), containsText(issues.content, keyword))!;
+  return inArray(issues.id, matchingIds(phrase));
 }
 
 /**
@@ -297,15 +299,44 @@ const ORDER: Record<IssueSort, SQL[]> = {
 export function listIssues(tx: Tx, f: IssueListFilter): { rows: IssueRow[]; total: number } {
   const arms = armsOf(f);
   if (arms.length === 0) return { rows: [], total: 0 };
+  const phrase = f.keyword ? textPhrase(f.keyword) : undefined;
+  const textMatch = phrase && scopedTextMatch(tx, phrase, arms, f.isClosed);
+  const narrowing = narrowingConditions(f, textMatch);
   const q: ListQuery = {
     f,
     arms,
-    narrowing: narrowingConditions(f),
+    narrowing,
     sizes: arms.map((a) => inState(counted(tx, a.repoIds, a.isPull), f.isClosed)),
     closed: f.isClosed === undefined ? inArray(issues.isClosed, [false, true]) : eq(issues.isClosed, f.isClosed),
   };
-  const ids = pageIds(tx, q);
-  return { rows: inIdOrder(ids, getIssuesByIds(tx, ids)), total: totalOf(tx, q) };
+  // Text the only filter: the index's matches are exactly the list.
+  const onlyText = textMatch !== undefined && !/^#?\d+$/.test(f.keyword!) && narrowingConditions({ ...f, keyword: undefined }).length === 0;
+  const page = onlyText ? textPage(tx, q, textMatch) : { ids: pageIds(tx, q).ids, total: undefined };
+  return { rows: inIdOrder(page.ids, getIssuesByIds(tx, page.ids)), total: page.total ?? totalOf(tx, q) };
+}
+
+/**
+ * Below this many matches a text search's page is sorted from the matches themselves; above it,
+ * found by walking an index that holds the order (which then reaches a page after a short walk).
+ */
+const FEW_MATCHES = 2_000;
+
+/** The page and total of a list that is one full-text query's matches. */
+function textPage(tx: Tx, q: ListQuery, match: string): { ids: number[]; total: number } {
+  const { f } = q;
+  const few = countMatches(tx, match, FEW_MATCHES + 1);
+  if (few <= FEW_MATCHES) {
+    // CROSS JOIN keeps the matches as the outer loop: each is looked up by its id, then sorted.
+    const ids = tx.all<{ id: number }>(
+      sql`SELECT ${issues.id} AS id FROM ${matchingIds(match)} AS m CROSS JOIN ${issues} ON ${issues.id} = m.id
+          ORDER BY ${sql.join(ORDER[f.sort ?? "latest"], sql`, `)} LIMIT ${f.limit} OFFSET ${f.offset}`,
+    );
+    return { ids: ids.map((r) => r.id), total: few };
+  }
+  // Many: the walk tests each issue against the matches, read once into `text_match` and counted
+  // there. (`+` keeps SQLite from looking the matches up by id instead of walking in order.)
+  const page = pageIds(tx, { ...q, narrowing: [sql`+${issues.id} IN text_match`], text: match });
+  return { ids: page.ids, total: page.total ?? countMatches(tx, match) };
 }
 
 /** A list as listIssues plans it: its branches, their sizes from the counters, and its filters. */
@@ -313,6 +344,8 @@ interface ListQuery {
   f: IssueListFilter;
   arms: Arm[];
   narrowing: SQL[];
+  /** The full-text query that is the whole list, read once as `text_match` (see pageIds). */
+  text?: string;
   sizes: number[];
   closed: SQL;
 }
@@ -320,15 +353,26 @@ interface ListQuery {
 const armWhere = (q: ListQuery, i: number) =>
   and(inRepos(q.arms[i]!.repoIds, q.arms[i]!.isPull, q.sizes[i]!), eq(issues.isPull, q.arms[i]!.isPull), q.closed, ...q.narrowing)!;
 
-/** The ids of the page, in order, read from an index that holds the order. */
-function pageIds(tx: Tx, q: ListQuery): number[] {
+/**
+ * The ids of the page, in order, read from an index that holds the order. A text search's matches
+ * are taken from the full-text index once (`text_match`, materialized), tested along the walk and
+ * counted for the total, which is then known whenever the page is not empty.
+ */
+function pageIds(tx: Tx, q: ListQuery): { ids: number[]; total?: number } {
   const { f, arms, narrowing, closed } = q;
+  const total = sql`(SELECT count(*) FROM text_match)`;
+  const run = (query: SQL) => {
+    if (q.text === undefined) return { ids: tx.all<{ id: number }>(query).map((r) => r.id) };
+    const rows = tx.all<{ id: number; total: number }>(
+      sql`WITH text_match AS MATERIALIZED (SELECT rowid AS id FROM issue_fts WHERE issue_fts MATCH ${q.text}) ${query}`,
+    );
+    return { ids: rows.map((r) => r.id), total: rows[0]?.total };
+  };
   if (arms.length === 2 && !(Array.isArray(arms[0]!.repoIds) && arms[0]!.repoIds === arms[1]!.repoIds)) {
     // Different repositories per kind: SQLite merges the two ordered branches (the search is newest first).
-    const branch = (i: number) => sql`SELECT ${issues.id} AS id, ${issues.createdUnix} AS created FROM ${issues} WHERE ${armWhere(q, i)}`;
-    return tx
-      .all<{ id: number }>(sql`${branch(0)} UNION ALL ${branch(1)} ORDER BY created DESC, id DESC LIMIT ${f.limit} OFFSET ${f.offset}`)
-      .map((r) => r.id);
+    const totalColumn = q.text === undefined ? sql`` : sql`, ${total} AS total`;
+    const branch = (i: number) => sql`SELECT ${issues.id} AS id, ${issues.createdUnix} AS created${totalColumn} FROM ${issues} WHERE ${armWhere(q, i)}`;
+    return run(sql`${branch(0)} UNION ALL ${branch(1)} ORDER BY created DESC, id DESC LIMIT ${f.limit} OFFSET ${f.offset}`);
   }
   const repoIds = arms[0]!.repoIds;
   const order = ORDER[f.sort ?? "latest"];
@@ -343,7 +387,7 @@ function pageIds(tx: Tx, q: ListQuery): number[] {
   if (narrowing.length === 0 && Array.isArray(repoIds) && repoIds.length === 1) {
     // One repository's plain list, the most asked page of all: a statement prepared per kind, state and order.
     const shape = `${arms.length === 1 ? Number(arms[0]!.isPull) : "*"}:${f.isClosed ?? "*"}:${f.sort ?? "latest"}`;
-    return prepared(tx, `issue.page:${shape}`, (t) =>
+    const ids = prepared(tx, `issue.page:${shape}`, (t) =>
       t
         .select({ id: issues.id })
         .from(issues)
@@ -355,16 +399,19 @@ function pageIds(tx: Tx, q: ListQuery): number[] {
     )
       .all({ repoId: repoIds[0]!, limit: f.limit, offset: f.offset })
       .map((r) => r.id);
+    return { ids };
   }
-  return tx
-    .select({ id: issues.id })
-    .from(issues)
-    .where(and(inRepos(repoIds, arms[0]!.isPull, q.sizes.reduce((a, b) => a + b, 0)), kind, state, ...narrowing))
-    .orderBy(...order)
-    .limit(f.limit)
-    .offset(f.offset)
-    .all()
-    .map((r) => r.id);
+  const fields: Record<string, typeof issues.id | SQL.Aliased> = q.text === undefined ? { id: issues.id } : { id: issues.id, total: total.as("total") };
+  return run(
+    tx
+      .select(fields)
+      .from(issues)
+      .where(and(inRepos(repoIds, arms[0]!.isPull, q.sizes.reduce((a, b) => a + b, 0)), kind, state, ...narrowing))
+      .orderBy(...order)
+      .limit(f.limit)
+      .offset(f.offset)
+      .getSQL(),
+  );
 }
 
 /** X-Total-Count: from counters when they answer it (kind and state only, or one label or milestone), else counted. */
