@@ -4,7 +4,7 @@
  *
  *   1. `bun build --compile --bytecode`: the script is compiled to bytecode at build time, not parsed
  *      at every start; `--compile-jit-policy` keeps the JIT out of run-once start-up code (`web`
- *      sets the normal policy back once it listens);
+ *      sets the normal policy once it is under load, other commands a reluctant one as they start);
  *   2. a run of that executable as a server is started (`web` in a temporary work directory, on a
  *      free loopback port, a few API requests, then SIGTERM) with BUN_BYTECODE_ORDER_OUT, which
  *      records the functions a start and a request use;
@@ -27,7 +27,9 @@ const ROOT = resolve(import.meta.dir, "..");
 const argv = process.argv.slice(2);
 const at = argv.indexOf("--outfile");
 const outfile = resolve(ROOT, at >= 0 && argv[at + 1] ? argv[at + 1]! : "dist/hearth");
-const JIT_POLICY = "8";
+// A thousand times the JIT's normal thresholds: start-up runs in the interpreter, and so does `web`
+// until requests arrive in numbers (src/http/jit-on-load.ts); other commands set 8 once they start.
+const JIT_POLICY = "1000";
 const extraFlags = (process.env.HEARTH_BUILD_FLAGS ?? "").split(" ").filter(Boolean); // for measuring levers in bench/
 const flags = ["--compile", "--bytecode", "--format=esm", "--minify-syntax", "--minify-whitespace", `--compile-jit-policy=${JIT_POLICY}`, ...extraFlags];
 

@@ -22,6 +22,9 @@ async function rootCommand(): Promise<Command> {
   };
 }
 
+/** The JIT policy of every command but `web`: a little reluctant, for the rest of their start-up. */
+const COMMAND_JIT_POLICY = 8;
+
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === "--version" || argv[0] === "-v") {
     process.stdout.write(`hearth version ${VERSION.hearth} (Gitea API ${VERSION.api})\n`);
@@ -38,6 +41,10 @@ async function main(argv: string[]): Promise<number> {
   const [{ dispatch, UsageError }, { HearthError }, root] = await Promise.all([import("./cli/command.ts"), import("./lib/errors.ts"), rootCommand()]);
   // Like Gitea, no command means `web`.
   const args = argv.length === 0 || argv[0]!.startsWith("-") && argv[0] !== "--help" && argv[0] !== "-h" ? ["web", ...argv] : argv;
+  // The executable starts with the JIT very reluctant (scripts/build.ts), which `web` keeps until
+  // requests arrive in numbers (http/jit-on-load.ts); a command's own work may loop over a whole
+  // repository or dump, so it gets the JIT as soon as the start-up code has run.
+  if (args[0] !== "web") Bun.unsafe.setJITPolicy(COMMAND_JIT_POLICY);
   try {
     return await dispatch(root, args);
   } catch (err) {

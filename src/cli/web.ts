@@ -9,6 +9,9 @@ import { normalizeRootUrl } from "../config/settings.ts";
 import { sqliteOf } from "../db/client.ts";
 import { enableGroupCommit } from "../db/group-commit.ts";
 
+/** Requests in one second that turn the JIT to its normal policy (http/jit-on-load.ts). */
+const JIT_LOAD_PER_SECOND = 50;
+
 /** How this very program is invoked, for the first-start hint: the executable, or `npm run hearth --` in a checkout. */
 function selfCommand(): string {
   const compiled = !process.argv[1] || process.argv[1].startsWith("/$bunfs/");
@@ -35,21 +38,24 @@ export const webCommand: Command = {
 
     // Loaded here, not at the top: the HTTP layer is most of the start-up cost, and the admin and
     // generate commands (which share this module graph through main.ts) never need it.
-    const [{ createApp }, { rememberClientIp }, { answer }, { keepHeapSmall }] = await Promise.all([
+    const [{ createApp }, { rememberClientIp }, { answer }, { keepHeapSmall }, { jitOnLoad }] = await Promise.all([
       import("../http/app.ts"),
       import("../http/client-ip.ts"),
       import("../http/answer.ts"),
       import("../http/heap-keeper.ts"),
+      import("../http/jit-on-load.ts"),
     ]);
     const app = createApp(env);
     // Requests in flight together share their commits; each answer waits for its group's.
     enableGroupCommit(sqliteOf(env.db));
     const heap = keepHeapSmall(1000);
+    const jit = jitOnLoad(JIT_LOAD_PER_SECOND);
     // One line per request: at info in dev mode, at debug in production.
     const requestLogLevel = settings.runMode === "dev" ? "info" : "debug";
     const server = Bun.serve({
       fetch: async (request, srv) => {
         heap.touch();
+        jit.touch();
         const address = srv.requestIP(request)?.address;
         rememberClientIp(request, address);
         if (!log.enabled(requestLogLevel)) return answer(app, env, request);
@@ -96,9 +102,6 @@ export const webCommand: Command = {
     });
     // Background work left from before (webhook deliveries and mail of a previous run) resumes now.
     env.queue.start();
-    // The executable starts with the JIT reluctant (package.json's build: --compile-jit-policy), so the
-    // run-once start-up code stays in the interpreter; serving requests is what the JIT is for.
-    Bun.unsafe.setJITPolicy(1);
     if (countUsers(env) === 0) {
       log.info(
         `no users yet: create the first administrator with \`${selfCommand()} admin user create --admin --username NAME --email EMAIL --password PASSWORD --config ${settings.configFile}\``,
@@ -134,6 +137,7 @@ export const webCommand: Command = {
     });
     clearInterval(daily);
     heap.stop();
+    jit.stop();
     // Deliveries under way finish (DELIVER_TIMEOUT bounds webhooks; a send to a hung mail server is
     // abandoned after closeMail's wait); the rest, mail included, wait in the database for the next start.
     const stopping = env.queue.stop();
