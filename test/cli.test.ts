@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { VERSION } from "../src/version.ts";
 import { hearth, hearthOk, startWeb } from "./support/cli.ts";
+import { loadAllCommands } from "../src/main.ts";
 
 /**
  * The CLI as users run it: `bun src/main.ts ...` in a subprocess, with HEARTH_WORK_DIR pointing at
@@ -34,6 +35,10 @@ function workDir(): string {
 }
 
 describe("help, version, generate, usage errors", () => {
+  test("the top-level help's names and descriptions are those of the commands' own modules", async () => {
+    for (const { listed, loaded } of await loadAllCommands()) expect({ name: listed.name, description: listed.description }).toEqual({ name: loaded.name, description: loaded.description });
+  });
+
   const dir = workDir();
 
   test("--version, --help, admin --help, admin user create --help", async () => {
