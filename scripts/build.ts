@@ -3,8 +3,10 @@
  * flag are in README.md, Performance, and bench/RESULTS.md):
  *
  *   1. `bun build --compile --bytecode`: the script is compiled to bytecode at build time, not parsed
- *      at every start; `--compile-jit-policy` keeps the JIT out of run-once start-up code (`web`
- *      sets the normal policy once it is under load, other commands a reluctant one as they start);
+ *      at every start; `--splitting` puts what is imported on first use (the API's operation
+ *      modules, formats, commands) in chunks of their own, which a start does not load;
+ *      `--compile-jit-policy` keeps the JIT out of run-once start-up code (`web` sets the normal
+ *      policy once it is under load, other commands a reluctant one as they start);
  *   2. a run of that executable as a server is started (`web` in a temporary work directory, on a
  *      free loopback port, a few API requests, then SIGTERM) with BUN_BYTECODE_ORDER_OUT, which
  *      records the functions a start and a request use;
@@ -31,7 +33,7 @@ const outfile = resolve(ROOT, at >= 0 && argv[at + 1] ? argv[at + 1]! : "dist/he
 // until requests arrive in numbers (src/http/jit-on-load.ts); other commands set 8 once they start.
 const JIT_POLICY = "1000";
 const extraFlags = (process.env.HEARTH_BUILD_FLAGS ?? "").split(" ").filter(Boolean); // for measuring levers in bench/
-const flags = ["--compile", "--bytecode", "--format=esm", "--minify-syntax", "--minify-whitespace", `--compile-jit-policy=${JIT_POLICY}`, ...extraFlags];
+const flags = ["--compile", "--bytecode", "--format=esm", "--splitting", "--minify-syntax", "--minify-whitespace", `--compile-jit-policy=${JIT_POLICY}`, ...extraFlags];
 
 async function bunBuild(extra: string[]): Promise<void> {
   const p = Bun.spawn([process.execPath, "build", ...flags, ...extra, "src/main.ts", "--outfile", outfile], { cwd: ROOT, stdout: "inherit", stderr: "inherit" });
