@@ -8,6 +8,10 @@
  * - the event bus's subscribers, in the order they hear of each event: in-app notifications, the
  *   webhook notifier, automerge, mail (Actions will be the next).
  *
+ * What a handler or subscriber does is imported the first time it has work (the modules named
+ * here hold only the queue's options and the subscriptions), so a server starts without the
+ * webhook, mail, merge and git code its background work may never need.
+ *
  * Registering is not running: the queue's workers start only with `env.queue.start()`, which the
  * server calls. An admin command's events and mail wait in the database, where the server picks
  * them up (bus.ts FOREIGN_EVENTS_POLL_MS). Services never import this module; they reach one
@@ -18,13 +22,13 @@ import type { DB } from "./db/client.ts";
 import type { Logger } from "./lib/log.ts";
 import { createEnv, type Env } from "./services/env.ts";
 import { registerEventBus } from "./services/events/bus.ts";
-import { registerPushAnnouncements } from "./services/repo/push-events.ts";
-import { registerWebhookDelivery } from "./services/webhook/deliver.ts";
+import { registerPushAnnouncements } from "./services/repo/push-announce-queue.ts";
+import { registerWebhookDelivery } from "./services/webhook/delivery-queue.ts";
 import { registerMailDelivery } from "./services/mail/deliver.ts";
-import { registerPushMirrorSync } from "./services/mirror/sync.ts";
+import { registerPushMirrorSync } from "./services/mirror/sync-queue.ts";
 import { subscribeNotifications } from "./services/notification/subscriber.ts";
 import { subscribeWebhookNotifier } from "./services/webhook/notifier/index.ts";
-import { subscribeAutoMerge } from "./services/pull/automerge.ts";
+import { subscribeAutoMerge } from "./services/pull/automerge-subscriber.ts";
 import { subscribeMailNotifier } from "./services/mail/subscriber.ts";
 
 /** The environment of this process, with its queue handlers and event subscribers. */

@@ -2,8 +2,6 @@ import { mkdirSync } from "node:fs";
 import { UsageError, type Command } from "./command.ts";
 import { configFlags, openRuntime } from "./runtime.ts";
 import { countUsers } from "../services/user/account.ts";
-import { repackAll } from "../services/repo/maintenance.ts";
-import { closeMail } from "../services/mail/outbox.ts";
 import { VERSION } from "../version.ts";
 import { normalizeRootUrl } from "../config/settings.ts";
 import { sqliteOf } from "../db/client.ts";
@@ -110,7 +108,9 @@ export const webCommand: Command = {
 
     // Gitea's git gc cron: once a day every repository is repacked with a reachability bitmap.
     const daily = setInterval(() => {
-      repackAll(env).catch((err) => log.warn("daily repack failed", { error: (err as Error).message }));
+      import("../services/repo/maintenance.ts")
+        .then((m) => m.repackAll(env))
+        .catch((err) => log.warn("daily repack failed", { error: (err as Error).message }));
     }, 24 * 60 * 60 * 1000);
     daily.unref();
 
@@ -141,7 +141,7 @@ export const webCommand: Command = {
     // Deliveries under way finish (DELIVER_TIMEOUT bounds webhooks; a send to a hung mail server is
     // abandoned after closeMail's wait); the rest, mail included, wait in the database for the next start.
     const stopping = env.queue.stop();
-    await closeMail(env);
+    await (await import("../services/mail/outbox.ts")).closeMail(env);
     await stopping;
     await env.housekeeper.stop();
     close();

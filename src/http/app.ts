@@ -13,9 +13,7 @@ import { NotFound } from "../lib/errors.ts";
 import type { AnyOperation } from "./route.ts";
 import type { ApiRoute } from "./route-table.ts";
 import { clientIp } from "./client-ip.ts";
-import { handleGit, type GitRequest } from "./git.ts";
-import { handleHook } from "./internal/hooks.ts";
-import { serveAttachment } from "./attachment-download.ts";
+import type { GitRequest } from "./git.ts";
 import { answerHead, requestPath, Router, type RouteParams } from "./router.ts";
 
 /**
@@ -73,18 +71,23 @@ export function createApp(env: Env) {
   router.add("GET", "/repo-avatars/:name", serveAvatar(repoAvatarFile));
 
   // Issue and comment files (`browser_download_url`), served to whoever may read what they belong to.
-  router.add("GET", "/attachments/:uuid", (request, params) => serveAttachment(env, limiter, request, clientIp(request), params.uuid ?? ""));
+  router.add("GET", "/attachments/:uuid", async (request, params) =>
+    (await import("./attachment-download.ts")).serveAttachment(env, limiter, request, clientIp(request), params.uuid ?? ""),
+  );
 
-  // Git smart HTTP: `/{owner}/{repo}.git/...`, also without `.git`, as Gitea serves it.
-  const git = (action: GitRequest["action"]) => (request: Request, params: RouteParams) =>
-    handleGit(env, limiter, request, clientIp(request), { owner: params.owner ?? "", repo: params.repo ?? "", action });
+  // Git smart HTTP: `/{owner}/{repo}.git/...`, also without `.git`, as Gitea serves it. (The git
+  // transport, the push hooks' handler and the attachment files are imported by their first
+  // request, like the API's operations: `--splitting` keeps them out of a start.)
+  const git = (action: GitRequest["action"]) => async (request: Request, params: RouteParams) =>
+    (await import("./git.ts")).handleGit(env, limiter, request, clientIp(request), { owner: params.owner ?? "", repo: params.repo ?? "", action });
   router.add("GET", "/:owner/:repo/info/refs", git("info/refs"));
   router.add("POST", "/:owner/:repo/git-upload-pack", git("git-upload-pack"));
   router.add("POST", "/:owner/:repo/git-receive-pack", git("git-receive-pack"));
 
   // Called by the git hooks of a push in progress; not part of the API document.
-  router.add("POST", "/api/internal/hook/pre-receive", (request) => handleHook(env, request, "pre-receive"));
-  router.add("POST", "/api/internal/hook/post-receive", (request) => handleHook(env, request, "post-receive"));
+  const hook = (which: "pre-receive" | "post-receive") => async (request: Request) => (await import("./internal/hooks.ts")).handleHook(env, request, which);
+  router.add("POST", "/api/internal/hook/pre-receive", hook("pre-receive"));
+  router.add("POST", "/api/internal/hook/post-receive", hook("post-receive"));
   if (env.settings.api.enableSwagger) {
     router.add("GET", "/swagger.v1.json", async (request) => {
       swaggerDoc ??= Promise.all([import("./swagger.ts"), import("./api/v1/index.ts")]).then(([{ buildSwagger }, { apiOperations }]) =>

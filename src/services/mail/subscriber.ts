@@ -1,7 +1,5 @@
 import type { Env } from "../env.ts";
 import { pullEvents } from "../events/pull-events.ts";
-import { mailPullMerged } from "./pull-merged.ts";
-import { mergeRecipients } from "./merge-recipients.ts";
 
 /**
  * Gitea's mail notifier, on the event bus: what is mailed today is the merge of a pull request,
@@ -10,8 +8,10 @@ import { mergeRecipients } from "./merge-recipients.ts";
  * it is queued hands the event on again. Called once per Env by the composition root.
  */
 export function subscribeMailNotifier(env: Env): void {
-  env.bus.subscribe(pullEvents, (env, e) => {
+  env.bus.subscribe(pullEvents, async (env, e) => {
     if (e.kind !== "merged" || e.manually) return;
+    // Imported by the first merge: a server that merges nothing never loads the mail composer.
+    const [{ mailPullMerged }, { mergeRecipients }] = await Promise.all([import("./pull-merged.ts"), import("./merge-recipients.ts")]);
     const participants = mergeRecipients(env, e.issue);
     mailPullMerged(env, {
       owner: e.owner.name,

@@ -13,6 +13,7 @@ import { checkHost, type RemoteCredentials } from "./remote-address.ts";
 import { maskUrlCredentials } from "../../lib/url-credentials.ts";
 import { openCredentials } from "./credentials.ts";
 import type { Administers } from "../access/repo-access.ts";
+import { PUSH_MIRROR_QUEUE, type SyncItem } from "./sync-queue.ts";
 
 /**
  * Push mirror syncs run from the persistent work queue `push_mirror`. An item is
@@ -22,12 +23,6 @@ import type { Administers } from "../access/repo-access.ts";
  * and its error (Gitea's last_update / last_error); a failed sync is not retried before the next
  * trigger, as in Gitea.
  */
-export const PUSH_MIRROR_QUEUE = "push_mirror";
-
-interface SyncItem {
-  mirrorId: number;
-  periodic?: true;
-}
 
 /** One push per mirror at a time, in this process. */
 const running = new WeakMap<Env, Set<number>>();
@@ -117,7 +112,8 @@ async function syncNow(env: Env, m: PushMirrorRow): Promise<boolean> {
   return true;
 }
 
-async function runSync(env: Env, item: SyncItem, job: Job): Promise<JobResult> {
+/** The queue handler (sync-queue.ts registers it). */
+export async function runSync(env: Env, item: SyncItem, job: Job): Promise<JobResult> {
   if (!item.periodic) return runOnce(env, item, job);
   try {
     return await runOnce(env, item, job);
@@ -149,16 +145,4 @@ async function runOnce(env: Env, item: SyncItem, _job: Job): Promise<JobResult> 
     busy.delete(m.id);
   }
   return item.periodic ? { retryInMs: intervalMs } : undefined;
-}
-
-/** Declares the queue's handler; called once when the Env is made. Nothing syncs while `[mirror] ENABLED` is off. */
-export function registerPushMirrorSync(env: Env): void {
-  if (!env.settings.mirror.enabled) return;
-  env.queue.register<SyncItem>(PUSH_MIRROR_QUEUE, (item, job) => runSync(env, item, job), {
-    concurrency: 4,
-    // Longer than a push may take (it is cut at [git.timeout] MIRROR), with room to record it.
-    leaseMs: env.settings.gitTimeout.mirror * 1000 + 60_000,
-    maxAttempts: 3,
-    backoffMs: (n) => 60_000 * n,
-  });
 }

@@ -8,7 +8,7 @@
  */
 import type { Env } from "../env.ts";
 import { writeTx } from "../../db/client.ts";
-import { CommentType, ReviewType, type PullRequestRow, type UserRow } from "../../db/schema/index.ts";
+import { CommentType, type PullRequestRow, type UserRow } from "../../db/schema/index.ts";
 import * as autoMerges from "../../models/auto-merge.ts";
 import * as pulls from "../../models/pull.ts";
 import * as issues from "../../models/issue.ts";
@@ -17,9 +17,7 @@ import { Conflict, Forbidden, HearthError, NotFound } from "../../lib/errors.ts"
 import { nowUnix } from "../../lib/time.ts";
 import { readBranchHead } from "../../git/refs.ts";
 import { recordEvent } from "../issue/events.ts";
-import { commitStatusEvents } from "../status/events.ts";
 import { eventsIdle } from "../events/bus.ts";
-import { pullCheckEvents, pullEvents } from "../events/pull-events.ts";
 import { latestStatuses, requiredContextsPass } from "../status/combine.ts";
 import { protectionRuleFor } from "../protection/rules.ts";
 import { pullHeadCommit } from "./head-ref.ts";
@@ -93,19 +91,6 @@ export async function queueAutoMergesForCommit(env: Env, repoId: number, sha: st
   for (const pull of waiting) {
     if ((await pullHeadCommit(base.gitDir, pull)) === sha) queueAutoMerge(env, pull.id);
   }
-}
-
-/**
- * Subscribes automerge to the events that may complete a scheduled merge: a stored commit status,
- * an approving review, a check that found the request mergeable. Called once per Env by the
- * composition root.
- */
-export function subscribeAutoMerge(env: Env): void {
-  env.bus.subscribe(commitStatusEvents, (env, { repoId, sha }) => queueAutoMergesForCommit(env, repoId, sha));
-  env.bus.subscribe(pullEvents, (env, e) => {
-    if (e.kind === "reviewed" && e.review.type === ReviewType.Approve) queueAutoMerge(env, e.pull.id);
-  });
-  env.bus.subscribe(pullCheckEvents, (env, { pullId }) => queueAutoMerge(env, pullId));
 }
 
 /** Whether the base branch's required statuses pass on the head (no rule, or no status check: they do). */

@@ -9,6 +9,8 @@ import { writeTx, type Tx } from "../../db/client.ts";
 import { repoEvents, type PushedCommit, type RepoEvent } from "../events/repo-events.ts";
 import { applyCommitKeywords } from "../issue/commit-refs.ts";
 import { gitDirOf } from "./lookup.ts";
+import { PUSH_ANNOUNCE_QUEUE, type Announcement, type RefChange } from "./push-announce-queue.ts";
+
 
 /**
  * Turns ref changes (a git push, or a branch or tag made or deleted through the API, which Gitea
@@ -27,22 +29,9 @@ const NEW_BRANCH_COMMITS = 10;
 /** Every commit of an update counts (Gitea has no limit); this only keeps git's int from overflowing. */
 const ALL_COMMITS = 1_000_000;
 
-export interface RefChange {
-  ref: string;
-  old: string;
-  new: string;
-}
 
 const isZero = (sha: string) => /^0+$/.test(sha);
 
-/** The work queue of ref changes waiting to be announced; an item is an Announcement. */
-export const PUSH_ANNOUNCE_QUEUE = "push-announce";
-
-interface Announcement {
-  repoId: number;
-  pusherId: number;
-  changes: RefChange[];
-}
 
 /** Records, in `tx` (the transaction that records the ref change), that these ref changes are to be announced. */
 export function announceRefChanges(tx: Tx, env: Env, repoId: number, pusher: UserRow, changes: RefChange[]): void {
@@ -52,23 +41,17 @@ export function announceRefChanges(tx: Tx, env: Env, repoId: number, pusher: Use
 }
 
 /**
- * Registers the announcing worker: one push at a time, in the order they were recorded. A failure
- * is logged, not retried: the events announced before it would be repeated.
+ * Works out one recorded push (push-announce-queue.ts registers the worker). A failure is logged,
+ * not retried: the events announced before it would be repeated.
  */
-export function registerPushAnnouncements(env: Env): void {
-  env.queue.register<Announcement>(
-    PUSH_ANNOUNCE_QUEUE,
-    async ({ repoId, pusherId, changes }) => {
-      const pusher = users.getUserById(env.db, pusherId);
-      if (!pusher) return;
-      try {
-        await announce(env, repoId, pusher, changes);
-      } catch (err) {
-        env.log.error("announcing a push failed", { repo: repoId, error: (err as Error)?.stack ?? String(err) });
-      }
-    },
-    { concurrency: 1 },
-  );
+export async function announcePush(env: Env, { repoId, pusherId, changes }: Announcement): Promise<void> {
+  const pusher = users.getUserById(env.db, pusherId);
+  if (!pusher) return;
+  try {
+    await announce(env, repoId, pusher, changes);
+  } catch (err) {
+    env.log.error("announcing a push failed", { repo: repoId, error: (err as Error)?.stack ?? String(err) });
+  }
 }
 
 /** Resolves when every push recorded so far has been turned into events (tests); needs the queue's workers running. */

@@ -11,7 +11,8 @@ import type { Job, JobResult } from "../../queue/work-queue.ts";
 import type { HookEventType } from "./event-types.ts";
 import { formatDelivery } from "./formats/index.ts";
 import { openAuthorization } from "./auth-header.ts";
-import { WEBHOOK_QUEUE, requeueDeferred, type DeliveryItem } from "./enqueue.ts";
+import { requeueDeferred, type DeliveryItem } from "./enqueue.ts";
+import { MAX_BACKOFF_MS } from "./delivery-queue.ts";
 
 /**
  * One delivery attempt of a hook task, as Gitea's Deliver makes it (services/webhook/deliver.go):
@@ -282,10 +283,8 @@ function flushWrites(env: Env): void {
   }
 }
 
-const MAX_BACKOFF_MS = 60 * 60_000;
-
-/** The queue handler: one attempt per run, retried with doubling waits up to [webhook] MAX_ATTEMPTS. */
-async function runDelivery(env: Env, item: DeliveryItem, job: Job): Promise<JobResult> {
+/** The queue handler (delivery-queue.ts registers it): one attempt per run, retried with doubling waits up to [webhook] MAX_ATTEMPTS. */
+export async function runDelivery(env: Env, item: DeliveryItem, job: Job): Promise<JobResult> {
   try {
     const task = getHookTaskById(env.db, item.taskId);
     // Deleted with its hook in the meantime: nothing to deliver.
@@ -308,20 +307,4 @@ async function runDelivery(env: Env, item: DeliveryItem, job: Job): Promise<JobR
   } finally {
     requeueDeferred(env);
   }
-}
-
-/** How many deliveries run at once. */
-const CONCURRENCY = 8;
-
-/** Declares the webhook queue's handler on this process's queue; called once when the Env is made. */
-export function registerWebhookDelivery(env: Env): void {
-  env.queue.register<DeliveryItem>(WEBHOOK_QUEUE, (item, job) => runDelivery(env, item, job), {
-    concurrency: CONCURRENCY,
-    // Longer than an attempt can last (DELIVER_TIMEOUT covers it, redirects included), with room to record it.
-    leaseMs: env.settings.webhook.deliverTimeout * 1000 + 30_000,
-    maxAttempts: env.settings.webhook.maxAttempts,
-    backoffMs: (n) => Math.min(env.settings.webhook.retryBackoffMs * 2 ** (n - 1), MAX_BACKOFF_MS),
-    // Tasks recorded while the queue was full (and the process then stopped) are queued at start.
-    onStart: () => requeueDeferred(env, true),
-  });
 }

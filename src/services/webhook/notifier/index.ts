@@ -4,22 +4,18 @@ import { issueEvents } from "../../events/issue-events.ts";
 import { pullEvents } from "../../events/pull-events.ts";
 import { releaseEvents } from "../../events/release-events.ts";
 import { commitStatusEvents } from "../../status/events.ts";
-import { onRepoEvent } from "./repo.ts";
-import { onIssueEvent } from "./issues.ts";
-import { onPullEvent } from "./pulls.ts";
-import { onReleaseEvent } from "./releases.ts";
-import { onCommitStatus } from "./statuses.ts";
 
 /**
  * Gitea's webhook notifier: subscribes to every event the services announce and turns each into
  * Gitea's payload for the hooks that want it (stored and queued by enqueue.ts, sent by
  * deliver.ts). The subscribers run from the event bus's worker (services/events/bus.ts) after the
- * announcing transaction, never failing it. Called once per Env by the composition root.
+ * announcing transaction, never failing it. Called once per Env by the composition root; each
+ * kind's payload builders are imported by its first event.
  */
 export function subscribeWebhookNotifier(env: Env): void {
-  env.bus.subscribe(repoEvents, onRepoEvent);
-  env.bus.subscribe(issueEvents, onIssueEvent);
-  env.bus.subscribe(pullEvents, onPullEvent);
-  env.bus.subscribe(releaseEvents, onReleaseEvent);
-  env.bus.subscribe(commitStatusEvents, onCommitStatus);
+  env.bus.subscribe(repoEvents, async (env, e) => (await import("./repo.ts")).onRepoEvent(env, e));
+  env.bus.subscribe(issueEvents, async (env, e) => (await import("./issues.ts")).onIssueEvent(env, e));
+  env.bus.subscribe(pullEvents, async (env, e) => (await import("./pulls.ts")).onPullEvent(env, e));
+  env.bus.subscribe(releaseEvents, async (env, e) => (await import("./releases.ts")).onReleaseEvent(env, e));
+  env.bus.subscribe(commitStatusEvents, async (env, e) => (await import("./statuses.ts")).onCommitStatus(env, e));
 }
