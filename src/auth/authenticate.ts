@@ -130,7 +130,7 @@ async function basicAuth(
     return undefined;
   }
   if (req.gitTransport && hasTotp(env, user)) throw new Unauthorized(GIT_2FA_MESSAGE);
-  if (hasTotp(env, user) && !verifyTotp(env, user, headers.get("x-gitea-otp")?.trim() ?? "")) {
+  if (hasTotp(env, user) && !(await verifyTotp(env, user, headers.get("x-gitea-otp")?.trim() ?? ""))) {
     limiter.recordFailure(ip);
     throw new Unauthorized("invalid provided OTP");
   }

@@ -199,7 +199,7 @@ const enrollTwoFactorCommand: Command = {
   async run(flags: Flags) {
     await withRuntime(flags, async (env) => {
       const user = userByName(env, String(flags.username));
-      const { secret, uri } = enrollTotp(env, user);
+      const { secret, uri } = await enrollTotp(env, user);
       if (flags.raw) out(secret);
       else out(`TOTP enrolled for ${user.name}.\nsecret: ${secret}\nuri: ${uri}`);
     });

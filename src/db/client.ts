@@ -2,11 +2,14 @@ import { Database, type SQLQueryBindings, type Statement } from "bun:sqlite";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import * as schema from "./schema/index.ts";
 import { runMigrations } from "./migrate.ts";
 import { commitPending, joinGroup } from "./group-commit.ts";
 
-export type DB = BunSQLiteDatabase<typeof schema>;
+/**
+ * Without the schema: hearth writes its queries with the query builder and never drizzle's
+ * relational `db.query`, whose per-table builders drizzle would otherwise make at every open.
+ */
+export type DB = BunSQLiteDatabase;
 /** A drizzle handle or a transaction on it: models take either, so callers decide the transaction. */
 export type Tx = Parameters<Parameters<DB["transaction"]>[0]>[0] | DB;
 
@@ -70,7 +73,7 @@ export function openDatabase(path: string): Database_ {
   // fsyncs twice. ~10% more created issues and comments per second (bench/RESULTS.md, "Writes").
   sqlite.exec("PRAGMA wal_autocheckpoint = 4000");
   runMigrations(sqlite);
-  const db = drizzle({ client: sqlite, schema });
+  const db = drizzle({ client: sqlite });
   return {
     db,
     sqlite,

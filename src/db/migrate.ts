@@ -25,8 +25,8 @@ export function runMigrations(sqlite: Database): string[] {
   }
   const ran: string[] = [];
   for (const m of migrations) {
-    const hash = new Bun.CryptoHasher("sha256").update(m.sql).digest("hex");
     if (applied.has(m.tag)) continue;
+    const hash = new Bun.CryptoHasher("sha256").update(m.sql).digest("hex");
     const statements = m.sql
       .split(BREAKPOINT)
       .map((s) => s.trim())

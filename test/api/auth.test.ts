@@ -124,7 +124,7 @@ describe("basic authentication", () => {
 describe("two-factor authentication inside basic auth", () => {
   test("TOTP is required on every endpoint for password logins, and codes are single-use", async () => {
     const bob = await t.user("bob2fa", { password: "bob-password" });
-    const { secret } = enrollTotp(t.env, bob);
+    const { secret } = await enrollTotp(t.env, bob);
     const totp = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: "SHA1" });
     for (const path of ["/api/v1/user", "/api/v1/version", "/api/v1/settings/api"]) {
       const missing = await t.json("GET", path, { basic: ["bob2fa", "bob-password"] });
@@ -146,7 +146,7 @@ describe("two-factor authentication inside basic auth", () => {
 
   test("a token used as the basic password skips the second factor", async () => {
     const carol = await t.user("carol2fa", { password: "carol-password" });
-    enrollTotp(t.env, carol);
+    await enrollTotp(t.env, carol);
     const tok = t.token(carol);
     expect((await t.json("GET", "/api/v1/user", { basic: ["carol2fa", tok] })).status).toBe(200);
     expect((await t.json("GET", "/api/v1/user", { token: tok })).status).toBe(200);

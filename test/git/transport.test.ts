@@ -174,7 +174,7 @@ describe("push", () => {
     const carol = await t.user("carol", { password: "carol-pass" });
     const token = t.token(carol);
     await t.json("POST", "/api/v1/user/repos", { token, body: { name: "mine", auto_init: true, private: true } });
-    enrollTotp(t.env, carol);
+    await enrollTotp(t.env, carol);
     const res = await fetch(new URL("carol/mine.git/info/refs?service=git-upload-pack", t.baseUrl), {
       headers: { Authorization: `Basic ${btoa("carol:carol-pass")}` },
     });

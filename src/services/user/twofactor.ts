@@ -1,11 +1,15 @@
-import { Secret, TOTP } from "otpauth";
+import type { TOTP } from "otpauth";
 import type { Env } from "../env.ts";
 import { writeTx } from "../../db/client.ts";
 import type { UserRow } from "../../db/schema/index.ts";
 import * as twofa from "../../models/twofactor.ts";
 import { nowUnix } from "../../lib/time.ts";
 
-function totpFor(env: Env, user: UserRow, secretBase32: string): TOTP {
+/** The TOTP library, imported by the first enrolment or passcode: most sign-ins never need it. */
+const otpauth = () => import("otpauth");
+
+async function totpFor(env: Env, user: UserRow, secretBase32: string): Promise<TOTP> {
+  const { Secret, TOTP } = await otpauth();
   return new TOTP({
     issuer: env.settings.appName,
     label: user.name,
@@ -19,10 +23,10 @@ function totpFor(env: Env, user: UserRow, secretBase32: string): TOTP {
 const context = (uid: number) => `two_factor:${uid}`;
 
 /** Enrols (or re-enrols) TOTP for a user; returns the secret and an otpauth:// URI for an authenticator app. */
-export function enrollTotp(env: Env, user: UserRow): { secret: string; uri: string } {
-  const secret = new Secret({ size: 20 }).base32;
+export async function enrollTotp(env: Env, user: UserRow): Promise<{ secret: string; uri: string }> {
+  const secret = new (await otpauth()).Secret({ size: 20 }).base32;
   writeTx(env.db, (tx) => twofa.upsertTwoFactor(tx, user.id, env.twoFactorBox.seal(secret, context(user.id)), nowUnix()));
-  return { secret, uri: totpFor(env, user, secret).toString() };
+  return { secret, uri: (await totpFor(env, user, secret)).toString() };
 }
 
 export function disableTotp(env: Env, user: UserRow): boolean {
@@ -37,7 +41,7 @@ export function hasTotp(env: Env, user: UserRow): boolean {
  * Checks a passcode against the user's TOTP (one step of clock drift either way) and consumes it:
  * the same code is never accepted twice, so a sniffed code cannot be replayed.
  */
-export function verifyTotp(env: Env, user: UserRow, passcode: string): boolean {
+export async function verifyTotp(env: Env, user: UserRow, passcode: string): Promise<boolean> {
   const row = twofa.getTwoFactor(env.db, user.id);
   if (!row) return true;
   if (!/^\d{6}$/.test(passcode)) return false;
@@ -48,7 +52,7 @@ export function verifyTotp(env: Env, user: UserRow, passcode: string): boolean {
     env.log.error("two-factor secret does not open: was SECRET_KEY changed?", { uid: user.id });
     return false;
   }
-  const delta = totpFor(env, user, secret).validate({ token: passcode, window: 1 });
+  const delta = (await totpFor(env, user, secret)).validate({ token: passcode, window: 1 });
   if (delta === null || row.lastUsedPasscode === passcode) return false;
   writeTx(env.db, (tx) => twofa.setLastUsedPasscode(tx, user.id, passcode, nowUnix()));
   return true;
