@@ -2,18 +2,11 @@ import { randomBytes } from "node:crypto";
 import type { Command } from "./command.ts";
 import { UsageError } from "./command.ts";
 import { configFlags, withRuntime } from "./runtime.ts";
-import {
-  countUsers,
-  createUser,
-  deleteUser,
-  getUserById,
-  requireUser,
-  setPassword,
-} from "../services/user/account.ts";
+import { createUser, deleteUser, setPassword } from "../services/user/account.ts";
 import { adminListUsers } from "../services/user/profile.ts";
 import { createToken, normalizeScopes } from "../services/user/tokens.ts";
 import { disableTotp, enrollTotp, hasTotp } from "../services/user/twofactor.ts";
-import { findUserByEmail } from "../services/user/lookup.ts";
+import { countUsers, findUserByEmail, getUserById, requireUser } from "../services/user/lookup.ts";
 import { regenerateHooks } from "../services/repo/maintenance.ts";
 import { UserType, type UserRow } from "../db/schema/index.ts";
 import { NotFound } from "../lib/errors.ts";

@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { UsageError, type Command } from "./command.ts";
 import { configFlags, openRuntime } from "./runtime.ts";
-import { countUsers } from "../services/user/account.ts";
+import { countUsers } from "../services/user/lookup.ts";
 import { VERSION } from "../version.ts";
 import { normalizeRootUrl } from "../config/settings.ts";
 import { sqliteOf } from "../db/client.ts";

@@ -7,7 +7,7 @@ import type { ScopeLevel } from "../services/access/scopes.ts";
 import { RepoMoved, resolveRepo, resolveRepoById, type RepoContext } from "../services/repo/lookup.ts";
 import { issueFromPath, type IssueContext } from "../services/issue/lookup.ts";
 import { pullFromPath, type PullContext } from "../services/pull/lookup.ts";
-import { requireAccount, requireUser } from "../services/user/account.ts";
+import { requireAccount, requireUser } from "../services/user/lookup.ts";
 import { requireViewableAccount } from "../services/user/profile.ts";
 import { Forbidden, Unauthorized, type Redirect } from "../lib/errors.ts";
 import { requireOrgMember, requireOrgOwner } from "../services/org/lookup.ts";

@@ -18,7 +18,6 @@ import { parseVisibility } from "./visibility.ts";
 import { orgIdsOfMember, orgsSolelyOwnedBy } from "../../models/org.ts";
 import { deleteOrg } from "../org/org.ts";
 import { removeMember } from "../org/members.ts";
-import { throwIfRenamed } from "../org/lookup.ts";
 import { clearFollows } from "../../models/follow.ts";
 
 export interface CreateUserInput {
@@ -86,26 +85,6 @@ export async function createUser(env: Env, input: CreateUserInput): Promise<User
     emails.insertEmail(tx, user.id, email, true);
     return user;
   });
-}
-
-/** An individual user by name, or Gitea's 404. */
-export function requireUser(env: Env, name: string): UserRow {
-  const u = users.getUserByName(env.db, name);
-  if (!u) throwIfRenamed(env, name);
-  if (!u || u.type !== UserType.Individual) throw new NotFound(`user redirect does not exist [name: ${name}]`);
-  return u;
-}
-
-/** A user or organization by name (Gitea's UserAssignmentAPI matches both), or Gitea's 404. */
-export function requireAccount(env: Env, name: string): UserRow {
-  const u = users.getUserByName(env.db, name);
-  if (!u) throwIfRenamed(env, name);
-  if (!u) throw new NotFound(`user redirect does not exist [name: ${name}]`);
-  return u;
-}
-
-export function getUserById(env: Env, id: number): UserRow | undefined {
-  return users.getUserById(env.db, id);
 }
 
 export interface EditUserInput {
@@ -260,8 +239,4 @@ export async function setPassword(env: Env, target: UserRow, password: string, m
       updatedUnix: nowUnix(),
     });
   });
-}
-
-export function countUsers(env: Env): number {
-  return users.listUsers(env.db, { type: UserType.Individual, offset: 0, limit: 1 }).total;
 }

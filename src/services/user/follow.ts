@@ -5,7 +5,7 @@ import { orgIdsOfMember } from "../../models/org.ts";
 import * as followModel from "../../models/follow.ts";
 import { NotFound } from "../../lib/errors.ts";
 import { nowUnix } from "../../lib/time.ts";
-import { requireAccount } from "./account.ts";
+import { requireAccount } from "./lookup.ts";
 import { canViewAccount } from "./profile.ts";
 
 export interface Paging {

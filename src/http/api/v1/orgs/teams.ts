@@ -26,7 +26,7 @@ import {
 } from "../../../../services/org/teams.ts";
 import { addTeamRepo, getTeamRepo, listTeamRepos, removeTeamRepo } from "../../../../services/org/team-repos.ts";
 import { requireOrgOwner } from "../../../../services/org/lookup.ts";
-import { requireUser } from "../../../../services/user/account.ts";
+import { requireUser } from "../../../../services/user/lookup.ts";
 import { repoTopics } from "../../../../services/repo/lookup.ts";
 import { toAPIRepo } from "../../../../convert/repo.ts";
 import { NotFound } from "../../../../lib/errors.ts";
