@@ -11,7 +11,6 @@ import {
   writeFileSync,
 } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import { randomBytes } from "node:crypto";
 import { applyOverrides, parseIni, readEnvOverrides, ROOT_SECTION, type RawConfig } from "./ini-source.ts";
 import { buildSettings, type Settings } from "./settings.ts";
 import { ConfigError } from "./reader.ts";
@@ -86,7 +85,8 @@ export async function loadConfig(opts: LoadOptions = {}): Promise<LoadedConfig> 
 
 /** What `generate secret` prints; the same shapes Gitea generates (a 64-char key, a long token). */
 export function generateSecret(kind: "SECRET_KEY" | "INTERNAL_TOKEN"): string {
-  return kind === "SECRET_KEY" ? randomBytes(48).toString("base64url") : randomBytes(66).toString("base64url");
+  const random = (n: number) => Buffer.from(crypto.getRandomValues(new Uint8Array(n))).toString("base64url");
+  return kind === "SECRET_KEY" ? random(48) : random(66);
 }
 
 const SECTION_HEADER = /^\s*\[([^\]]*)\]/;

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
+import type * as NodeCrypto from "node:crypto";
 
 /**
  * Seals small secrets at rest (TOTP seeds, webhook authorization values, mirror credentials) with
@@ -8,15 +8,30 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:cr
  */
 const VERSION = "v1";
 
-export class SecretBox {
-  private readonly key: Buffer;
+/**
+ * node:crypto, loaded by the first seal or open (synchronously, as the callers are): most starts
+ * seal nothing, and loading the module costs ~2 MiB resident.
+ */
+const nodeCrypto = () => process.getBuiltinModule("node:crypto") as typeof NodeCrypto;
 
-  constructor(secretKey: string, purpose: string) {
+export class SecretBox {
+  private derived: Buffer | undefined;
+
+  constructor(
+    private readonly secretKey: string,
+    private readonly purpose: string,
+  ) {
     if (!secretKey) throw new Error("SECRET_KEY is empty");
-    this.key = Buffer.from(hkdfSync("sha256", secretKey, "hearth", `hearth/${VERSION}/${purpose}`, 32));
+  }
+
+  /** The box's key, derived from SECRET_KEY and the purpose on first use. */
+  private get key(): Buffer {
+    this.derived ??= Buffer.from(nodeCrypto().hkdfSync("sha256", this.secretKey, "hearth", `hearth/${VERSION}/${this.purpose}`, 32));
+    return this.derived;
   }
 
   seal(plaintext: string, context: string): string {
+    const { createCipheriv, randomBytes } = nodeCrypto();
     const nonce = randomBytes(12);
     const cipher = createCipheriv("aes-256-gcm", this.key, nonce);
     cipher.setAAD(Buffer.from(context));
@@ -29,7 +44,7 @@ export class SecretBox {
     if (version !== VERSION || !payload) throw new Error("unknown secret envelope");
     const raw = Buffer.from(payload, "base64url");
     if (raw.length < 28) throw new Error("truncated secret envelope");
-    const decipher = createDecipheriv("aes-256-gcm", this.key, raw.subarray(0, 12));
+    const decipher = nodeCrypto().createDecipheriv("aes-256-gcm", this.key, raw.subarray(0, 12));
     decipher.setAAD(Buffer.from(context));
     decipher.setAuthTag(raw.subarray(raw.length - 16));
     return Buffer.concat([decipher.update(raw.subarray(12, raw.length - 16)), decipher.final()]).toString("utf8");

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import type { MailerSettings } from "../config/mailer.ts";
 
 /**
@@ -29,7 +28,7 @@ export interface MailMessage {
  * recipient, subject and body so two different messages of the same millisecond never collide.
  */
 export function autoMessageId(msg: MailMessage, date: Date, domain: string): string {
-  const hash = createHash("sha256").update(msg.to).update("\0").update(msg.subject).update("\0").update(msg.html).digest("hex");
+  const hash = new Bun.CryptoHasher("sha256").update(msg.to).update("\0").update(msg.subject).update("\0").update(msg.html).digest("hex");
   return `<autogen-${date.getTime()}-${hash.slice(0, 16)}@${domain}>`;
 }
 

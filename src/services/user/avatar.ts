@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { join } from "node:path";
 import type { Env } from "../env.ts";
 import type { UserRow } from "../../db/schema/index.ts";
@@ -55,7 +54,7 @@ export function decodeAvatarImage(env: Env, base64: string): Uint8Array {
 
 /** Gitea's avatar.HashAvatar: the owner's id is part of the name, so deleting one owner's file never takes another's. */
 export function hashAvatar(id: number, data: Uint8Array): string {
-  return createHash("sha256").update(`${id}-`).update(data).digest("hex");
+  return new Bun.CryptoHasher("sha256").update(`${id}-`).update(data).digest("hex");
 }
 
 /**
