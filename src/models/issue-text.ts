@@ -1,5 +1,5 @@
 import { count, eq, sql } from "drizzle-orm";
-import type { Tx } from "../db/client.ts";
+import { sqliteOf, type Tx } from "../db/client.ts";
 import { repositories } from "../db/schema/index.ts";
 
 /**
@@ -102,6 +102,31 @@ function repoPart(tx: Tx, arm: TextScopeArm): string | undefined {
 function named(repoIds: number[], prefix: string): string | undefined {
   if (repoIds.some((id) => id < 0 || id >= REPO_ID_LIMIT)) return undefined;
   return `${prefix} : (${repoIds.map(repoTerm).join(" OR ")})`;
+}
+
+/**
+ * The matches of one query staged for a walk: a temporary table of this connection keyed by issue
+ * id, so a membership test is a rowid lookup (a subquery or CTE would first be copied into an
+ * index of its own, once per test). Written, read and emptied within one synchronous call, so no
+ * other request sees it.
+ */
+export const STAGED_MATCHES = sql.raw("(SELECT id FROM temp.issue_text_match)");
+
+const staged = new WeakSet<object>();
+
+/** Writes the query's matches to the staging table (made once per connection); returns how many. */
+export function stageMatches(tx: Tx, match: string): number {
+  const client = sqliteOf(tx);
+  if (!staged.has(client)) {
+    client.exec("CREATE TEMP TABLE IF NOT EXISTS issue_text_match (id INTEGER PRIMARY KEY)");
+    staged.add(client);
+  }
+  client.exec("DELETE FROM temp.issue_text_match");
+  return client.query("INSERT INTO temp.issue_text_match (id) SELECT rowid FROM issue_fts WHERE issue_fts MATCH ?").run(match).changes;
+}
+
+export function clearStagedMatches(tx: Tx): void {
+  sqliteOf(tx).exec("DELETE FROM temp.issue_text_match");
 }
 
 /** Issue ids matching an FTS5 query, as a subquery. */

@@ -4,7 +4,7 @@ import { prepared } from "../db/prepared.ts";
 import { insertReturning } from "./prepared-insert.ts";
 import { containsText } from "./like.ts";
 import { idsParam, inIdList, inIdOrder, inIdsPlaceholder } from "./id-list.ts";
-import { countMatches, matchingIds, scopedTextMatch, textPhrase } from "./issue-text.ts";
+import { clearStagedMatches, countMatches, matchingIds, scopedTextMatch, stageMatches, STAGED_MATCHES, textPhrase } from "./issue-text.ts";
 import {
   issueAssignees,
   issueDependencies,
@@ -311,7 +311,7 @@ export function listIssues(tx: Tx, f: IssueListFilter): { rows: IssueRow[]; tota
   };
   // Text the only filter: the index's matches are exactly the list.
   const onlyText = textMatch !== undefined && !/^#?\d+$/.test(f.keyword!) && narrowingConditions({ ...f, keyword: undefined }).length === 0;
-  const page = onlyText ? textPage(tx, q, textMatch) : { ids: pageIds(tx, q).ids, total: undefined };
+  const page = onlyText ? textPage(tx, q, textMatch) : { ids: pageIds(tx, q), total: undefined };
   return { rows: inIdOrder(page.ids, getIssuesByIds(tx, page.ids)), total: page.total ?? totalOf(tx, q) };
 }
 
@@ -333,10 +333,15 @@ function textPage(tx: Tx, q: ListQuery, match: string): { ids: number[]; total: 
     );
     return { ids: ids.map((r) => r.id), total: few };
   }
-  // Many: the walk tests each issue against the matches, read once into `text_match` and counted
-  // there. (`+` keeps SQLite from looking the matches up by id instead of walking in order.)
-  const page = pageIds(tx, { ...q, narrowing: [sql`+${issues.id} IN text_match`], text: match });
-  return { ids: page.ids, total: page.total ?? countMatches(tx, match) };
+  // Many: the matches are written once to a temporary table keyed by id, which counts them and
+  // which the walk tests each issue against by rowid. (`+` keeps SQLite from looking the matches
+  // up by id instead of walking in order.)
+  const total = stageMatches(tx, match);
+  try {
+    return { ids: pageIds(tx, { ...q, narrowing: [sql`+${issues.id} IN ${STAGED_MATCHES}`] }), total };
+  } finally {
+    clearStagedMatches(tx);
+  }
 }
 
 /** A list as listIssues plans it: its branches, their sizes from the counters, and its filters. */
@@ -344,8 +349,6 @@ interface ListQuery {
   f: IssueListFilter;
   arms: Arm[];
   narrowing: SQL[];
-  /** The full-text query that is the whole list, read once as `text_match` (see pageIds). */
-  text?: string;
   sizes: number[];
   closed: SQL;
 }
@@ -353,25 +356,13 @@ interface ListQuery {
 const armWhere = (q: ListQuery, i: number) =>
   and(inRepos(q.arms[i]!.repoIds, q.arms[i]!.isPull, q.sizes[i]!), eq(issues.isPull, q.arms[i]!.isPull), q.closed, ...q.narrowing)!;
 
-/**
- * The ids of the page, in order, read from an index that holds the order. A text search's matches
- * are taken from the full-text index once (`text_match`, materialized), tested along the walk and
- * counted for the total, which is then known whenever the page is not empty.
- */
-function pageIds(tx: Tx, q: ListQuery): { ids: number[]; total?: number } {
+/** The ids of the page, in order, read from an index that holds the order. */
+function pageIds(tx: Tx, q: ListQuery): number[] {
   const { f, arms, narrowing, closed } = q;
-  const total = sql`(SELECT count(*) FROM text_match)`;
-  const run = (query: SQL) => {
-    if (q.text === undefined) return { ids: tx.all<{ id: number }>(query).map((r) => r.id) };
-    const rows = tx.all<{ id: number; total: number }>(
-      sql`WITH text_match AS MATERIALIZED (SELECT rowid AS id FROM issue_fts WHERE issue_fts MATCH ${q.text}) ${query}`,
-    );
-    return { ids: rows.map((r) => r.id), total: rows[0]?.total };
-  };
+  const run = (query: SQL) => tx.all<{ id: number }>(query).map((r) => r.id);
   if (arms.length === 2 && !(Array.isArray(arms[0]!.repoIds) && arms[0]!.repoIds === arms[1]!.repoIds)) {
     // Different repositories per kind: SQLite merges the two ordered branches (the search is newest first).
-    const totalColumn = q.text === undefined ? sql`` : sql`, ${total} AS total`;
-    const branch = (i: number) => sql`SELECT ${issues.id} AS id, ${issues.createdUnix} AS created${totalColumn} FROM ${issues} WHERE ${armWhere(q, i)}`;
+    const branch = (i: number) => sql`SELECT ${issues.id} AS id, ${issues.createdUnix} AS created FROM ${issues} WHERE ${armWhere(q, i)}`;
     return run(sql`${branch(0)} UNION ALL ${branch(1)} ORDER BY created DESC, id DESC LIMIT ${f.limit} OFFSET ${f.offset}`);
   }
   const repoIds = arms[0]!.repoIds;
@@ -387,7 +378,7 @@ function pageIds(tx: Tx, q: ListQuery): { ids: number[]; total?: number } {
   if (narrowing.length === 0 && Array.isArray(repoIds) && repoIds.length === 1) {
     // One repository's plain list, the most asked page of all: a statement prepared per kind, state and order.
     const shape = `${arms.length === 1 ? Number(arms[0]!.isPull) : "*"}:${f.isClosed ?? "*"}:${f.sort ?? "latest"}`;
-    const ids = prepared(tx, `issue.page:${shape}`, (t) =>
+    return prepared(tx, `issue.page:${shape}`, (t) =>
       t
         .select({ id: issues.id })
         .from(issues)
@@ -399,12 +390,10 @@ function pageIds(tx: Tx, q: ListQuery): { ids: number[]; total?: number } {
     )
       .all({ repoId: repoIds[0]!, limit: f.limit, offset: f.offset })
       .map((r) => r.id);
-    return { ids };
   }
-  const fields: Record<string, typeof issues.id | SQL.Aliased> = q.text === undefined ? { id: issues.id } : { id: issues.id, total: total.as("total") };
   return run(
     tx
-      .select(fields)
+      .select({ id: issues.id })
       .from(issues)
       .where(and(inRepos(repoIds, arms[0]!.isPull, q.sizes.reduce((a, b) => a + b, 0)), kind, state, ...narrowing))
       .orderBy(...order)
