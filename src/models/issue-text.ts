@@ -1,4 +1,4 @@
-import { count, eq, sql } from "drizzle-orm";
+import { count, eq, sql, type SQL } from "drizzle-orm";
 import { sqliteOf, type Tx } from "../db/client.ts";
 import { repositories } from "../db/schema/index.ts";
 
@@ -104,36 +104,32 @@ function named(repoIds: number[], prefix: string): string | undefined {
   return `${prefix} : (${repoIds.map(repoTerm).join(" OR ")})`;
 }
 
+const stagingMade = new WeakSet<object>();
+
 /**
- * The matches of one query staged for a walk: a temporary table of this connection keyed by issue
- * id, so a membership test is a rowid lookup (a subquery or CTE would first be copied into an
- * index of its own, once per test). Written, read and emptied within one synchronous call, so no
- * other request sees it.
+ * Runs `fn` with the query's matches staged for a walk: a temporary table of this connection keyed
+ * by issue id (`membership` tests an id against it by rowid, where a subquery or CTE would first be
+ * copied into an index of its own, once per test), and how many there are. Written, read and
+ * emptied within this one synchronous call, so no other request sees it.
  */
-export const STAGED_MATCHES = sql.raw("(SELECT id FROM temp.issue_text_match)");
-
-const staged = new WeakSet<object>();
-
-/** Writes the query's matches to the staging table (made once per connection); returns how many. */
-export function stageMatches(tx: Tx, match: string): number {
+export function withStagedMatches<T>(tx: Tx, match: string, fn: (staged: { matched: number; membership: SQL }) => T): T {
   const client = sqliteOf(tx);
-  if (!staged.has(client)) {
+  if (!stagingMade.has(client)) {
     client.exec("CREATE TEMP TABLE IF NOT EXISTS issue_text_match (id INTEGER PRIMARY KEY)");
-    staged.add(client);
+    stagingMade.add(client);
   }
-  client.exec("DELETE FROM temp.issue_text_match");
-  return client.query("INSERT INTO temp.issue_text_match (id) SELECT rowid FROM issue_fts WHERE issue_fts MATCH ?").run(match).changes;
-}
-
-export function clearStagedMatches(tx: Tx): void {
-  sqliteOf(tx).exec("DELETE FROM temp.issue_text_match");
+  const matched = client.query("INSERT INTO temp.issue_text_match (id) SELECT rowid FROM issue_fts WHERE issue_fts MATCH ?").run(match).changes;
+  try {
+    return fn({ matched, membership: sql.raw("(SELECT id FROM temp.issue_text_match)") });
+  } finally {
+    client.exec("DELETE FROM temp.issue_text_match");
+  }
 }
 
 /** Issue ids matching an FTS5 query, as a subquery. */
 export const matchingIds = (match: string) => sql`(SELECT rowid AS id FROM issue_fts WHERE issue_fts MATCH ${match})`;
 
-/** How many issues an FTS5 query matches (up to `upTo`, where the index then stops), from the index alone. */
-export function countMatches(tx: Tx, match: string, upTo?: number): number {
-  const matches = upTo === undefined ? matchingIds(match) : sql`(SELECT rowid FROM issue_fts WHERE issue_fts MATCH ${match} LIMIT ${upTo})`;
-  return tx.all<{ n: number }>(sql`SELECT count(*) AS n FROM ${matches}`)[0]!.n;
+/** How many issues an FTS5 query matches, up to `upTo` (where the index then stops), from the index alone. */
+export function countMatches(tx: Tx, match: string, upTo: number): number {
+  return tx.all<{ n: number }>(sql`SELECT count(*) AS n FROM (SELECT 1 FROM issue_fts WHERE issue_fts MATCH ${match} LIMIT ${upTo})`)[0]!.n;
 }

@@ -4,7 +4,7 @@ import { prepared } from "../db/prepared.ts";
 import { insertReturning } from "./prepared-insert.ts";
 import { containsText } from "./like.ts";
 import { idsParam, inIdList, inIdOrder, inIdsPlaceholder } from "./id-list.ts";
-import { clearStagedMatches, countMatches, matchingIds, scopedTextMatch, stageMatches, STAGED_MATCHES, textPhrase } from "./issue-text.ts";
+import { countMatches, matchingIds, scopedTextMatch, textPhrase, withStagedMatches } from "./issue-text.ts";
 import {
   issueAssignees,
   issueDependencies,
@@ -160,7 +160,8 @@ function narrowingConditions(f: IssueListFilter, textMatch?: string): SQL[] {
   }
   if (f.milestoneIds && f.milestoneIds.length) conds.push(inArray(issues.milestoneId, f.milestoneIds));
   if (f.keyword) {
-    const byNumber = /^#?\d+$/.test(f.keyword) ? eq(issues.index, Number(f.keyword.replace("#", ""))) : undefined;
+    const number = issueNumberIn(f.keyword);
+    const byNumber = number === undefined ? undefined : eq(issues.index, number);
     conds.push(or(textMatch ? inArray(issues.id, matchingIds(textMatch)) : containingText(f.keyword), byNumber)!);
   }
   if (f.posterId !== undefined) conds.push(eq(issues.posterId, f.posterId));
@@ -190,6 +191,9 @@ function narrowingConditions(f: IssueListFilter, textMatch?: string): SQL[] {
   }
   return conds;
 }
+
+/** The issue number a keyword names (`123`, `#123`), which a search also matches by number. */
+const issueNumberIn = (keyword: string): number | undefined => (/^#?\d+$/.test(keyword) ? Number(keyword.replace("#", "")) : undefined);
 
 /**
  * Issues whose title or body contains `keyword`, ignoring case: through the trigram index
@@ -309,8 +313,9 @@ export function listIssues(tx: Tx, f: IssueListFilter): { rows: IssueRow[]; tota
     sizes: arms.map((a) => inState(counted(tx, a.repoIds, a.isPull), f.isClosed)),
     closed: f.isClosed === undefined ? inArray(issues.isClosed, [false, true]) : eq(issues.isClosed, f.isClosed),
   };
-  // Text the only filter: the index's matches are exactly the list.
-  const onlyText = textMatch !== undefined && !/^#?\d+$/.test(f.keyword!) && narrowingConditions({ ...f, keyword: undefined }).length === 0;
+  // Text the only filter (the keyword's is then the one condition, and it names no issue number):
+  // the index's matches are exactly the list.
+  const onlyText = textMatch !== undefined && narrowing.length === 1 && issueNumberIn(f.keyword!) === undefined;
   const page = onlyText ? textPage(tx, q, textMatch) : { ids: pageIds(tx, q), total: undefined };
   return { rows: inIdOrder(page.ids, getIssuesByIds(tx, page.ids)), total: page.total ?? totalOf(tx, q) };
 }
@@ -336,12 +341,10 @@ function textPage(tx: Tx, q: ListQuery, match: string): { ids: number[]; total: 
   // Many: the matches are written once to a temporary table keyed by id, which counts them and
   // which the walk tests each issue against by rowid. (`+` keeps SQLite from looking the matches
   // up by id instead of walking in order.)
-  const total = stageMatches(tx, match);
-  try {
-    return { ids: pageIds(tx, { ...q, narrowing: [sql`+${issues.id} IN ${STAGED_MATCHES}`] }), total };
-  } finally {
-    clearStagedMatches(tx);
-  }
+  return withStagedMatches(tx, match, ({ matched, membership }) => ({
+    ids: pageIds(tx, { ...q, narrowing: [sql`+${issues.id} IN ${membership}`] }),
+    total: matched,
+  }));
 }
 
 /** A list as listIssues plans it: its branches, their sizes from the counters, and its filters. */
@@ -359,11 +362,12 @@ const armWhere = (q: ListQuery, i: number) =>
 /** The ids of the page, in order, read from an index that holds the order. */
 function pageIds(tx: Tx, q: ListQuery): number[] {
   const { f, arms, narrowing, closed } = q;
-  const run = (query: SQL) => tx.all<{ id: number }>(query).map((r) => r.id);
   if (arms.length === 2 && !(Array.isArray(arms[0]!.repoIds) && arms[0]!.repoIds === arms[1]!.repoIds)) {
     // Different repositories per kind: SQLite merges the two ordered branches (the search is newest first).
     const branch = (i: number) => sql`SELECT ${issues.id} AS id, ${issues.createdUnix} AS created FROM ${issues} WHERE ${armWhere(q, i)}`;
-    return run(sql`${branch(0)} UNION ALL ${branch(1)} ORDER BY created DESC, id DESC LIMIT ${f.limit} OFFSET ${f.offset}`);
+    return tx
+      .all<{ id: number }>(sql`${branch(0)} UNION ALL ${branch(1)} ORDER BY created DESC, id DESC LIMIT ${f.limit} OFFSET ${f.offset}`)
+      .map((r) => r.id);
   }
   const repoIds = arms[0]!.repoIds;
   const order = ORDER[f.sort ?? "latest"];
@@ -391,16 +395,15 @@ function pageIds(tx: Tx, q: ListQuery): number[] {
       .all({ repoId: repoIds[0]!, limit: f.limit, offset: f.offset })
       .map((r) => r.id);
   }
-  return run(
-    tx
-      .select({ id: issues.id })
-      .from(issues)
-      .where(and(inRepos(repoIds, arms[0]!.isPull, q.sizes.reduce((a, b) => a + b, 0)), kind, state, ...narrowing))
-      .orderBy(...order)
-      .limit(f.limit)
-      .offset(f.offset)
-      .getSQL(),
-  );
+  return tx
+    .select({ id: issues.id })
+    .from(issues)
+    .where(and(inRepos(repoIds, arms[0]!.isPull, q.sizes.reduce((a, b) => a + b, 0)), kind, state, ...narrowing))
+    .orderBy(...order)
+    .limit(f.limit)
+    .offset(f.offset)
+    .all()
+    .map((r) => r.id);
 }
 
 /** X-Total-Count: from counters when they answer it (kind and state only, or one label or milestone), else counted. */
