@@ -36,24 +36,23 @@ export const webCommand: Command = {
 
     // Loaded here, not at the top: the HTTP layer is most of the start-up cost, and the admin and
     // generate commands (which share this module graph through main.ts) never need it.
-    const [{ createApp }, { rememberClientIp }, { answer }, { keepHeapSmall }, { jitOnLoad }] = await Promise.all([
+    const [{ createApp }, { rememberClientIp }, { answer }, { requestPulse }, { keepHeapSmall }, { jitOnLoad }] = await Promise.all([
       import("../http/app.ts"),
       import("../http/client-ip.ts"),
       import("../http/answer.ts"),
+      import("../http/request-pulse.ts"),
       import("../http/heap-keeper.ts"),
       import("../http/jit-on-load.ts"),
     ]);
     const app = createApp(env);
     // Requests in flight together share their commits; each answer waits for its group's.
     enableGroupCommit(sqliteOf(env.db));
-    const heap = keepHeapSmall(1000);
-    const jit = jitOnLoad(JIT_LOAD_PER_SECOND);
+    const pulse = requestPulse(1000, [keepHeapSmall, jitOnLoad(JIT_LOAD_PER_SECOND)]);
     // One line per request: at info in dev mode, at debug in production.
     const requestLogLevel = settings.runMode === "dev" ? "info" : "debug";
     const server = Bun.serve({
       fetch: async (request, srv) => {
-        heap.touch();
-        jit.touch();
+        pulse.touch();
         const address = srv.requestIP(request)?.address;
         rememberClientIp(request, address);
         if (!log.enabled(requestLogLevel)) return answer(app, env, request);
@@ -136,8 +135,7 @@ export const webCommand: Command = {
       process.on("SIGTERM", stop);
     });
     clearInterval(daily);
-    heap.stop();
-    jit.stop();
+    pulse.stop();
     // Deliveries under way finish (DELIVER_TIMEOUT bounds webhooks; a send to a hung mail server is
     // abandoned after closeMail's wait); the rest, mail included, wait in the database for the next start.
     const stopping = env.queue.stop();

@@ -1,30 +1,13 @@
+import type { PulseListener } from "./request-pulse.ts";
+
 /**
  * Keeps the server's memory near what it holds live. JavaScriptCore collects when its heap has grown
  * by a factor, and the allocators keep freed pages until a collection hands them back, so a server
  * answering large lists at full speed sat 20–35 MiB above its live heap for as long as the load
  * lasted (bench/RESULTS.md, "Memory under sustained load"). A full collection once per interval in
- * which requests were served caps that: a few milliseconds a second under load, nothing when idle.
+ * which requests were served (request-pulse.ts) caps that: a few milliseconds a second under load,
+ * nothing when idle.
  */
-export interface HeapKeeper {
-  /** Notes that a request was served. */
-  touch(): void;
-  stop(): void;
-}
-
-export function keepHeapSmall(intervalMs: number): HeapKeeper {
-  let served = false;
-  const timer = setInterval(() => {
-    if (!served) return;
-    served = false;
-    Bun.gc(true);
-  }, intervalMs);
-  timer.unref();
-  return {
-    touch() {
-      served = true;
-    },
-    stop() {
-      clearInterval(timer);
-    },
-  };
-}
+export const keepHeapSmall: PulseListener = (served) => {
+  if (served > 0) Bun.gc(true);
+};
