@@ -19,3 +19,7 @@ declare module "spdx-license-list/spdx-full.json" {
   const path: string;
   export default path;
 }
+declare module "*.svg" {
+  const text: string;
+  export default text;
+}

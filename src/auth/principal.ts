@@ -2,7 +2,8 @@ import type { UserRow } from "../db/schema/index.ts";
 import type { Doer } from "../services/access/permission.ts";
 import type { ScopeSet } from "../services/access/scopes.ts";
 
-export type AuthMethod = "token" | "basic" | "reverse_proxy";
+/** `session`: the web interface's sign-in cookie, honoured by web pages only. */
+export type AuthMethod = "token" | "basic" | "reverse_proxy" | "session";
 
 /** The authenticated doer of a request and how it proved who it is. */
 export interface Principal {

@@ -62,10 +62,25 @@ export interface Settings {
     minPasswordLength: number;
     loginRateLimit: number;
     loginRateWindowSeconds: number;
+    /** Days a "remember this device" sign-in lasts. */
+    loginRememberDays: number;
+    /** Cookie carrying the remember-me token (`{lookup}:{validator}`). */
+    cookieRememberName: string;
+  };
+  /** `[session]`: the web interface's sign-in sessions, kept in the database. */
+  session: {
+    cookieName: string;
+    /** Seconds a session lasts without being used. */
+    lifeTimeSeconds: number;
+    /** Cookies only over HTTPS; defaults to whether ROOT_URL is https. */
+    cookieSecure: boolean;
+    sameSite: "lax" | "strict" | "none";
   };
   service: {
     disableRegistration: boolean;
     requireSigninView: boolean;
+    /** Show the sign-up link (self-registration stays possible unless DISABLE_REGISTRATION). */
+    showRegistrationButton: boolean;
     enableReverseProxyAuthentication: boolean;
     enableReverseProxyAuthenticationApi: boolean;
     defaultKeepEmailPrivate: boolean;
@@ -100,7 +115,19 @@ export interface Settings {
   migrations: MigrationsSettings;
   /** `[git.timeout]`: seconds a git operation may take. */
   gitTimeout: { mirror: number };
-  ui: { defaultTheme: string; reactions: string[]; customEmojis: string[] };
+  ui: {
+    defaultTheme: string;
+    reactions: string[];
+    customEmojis: string[];
+    /** Items on a page of the explore lists and profiles. */
+    explorePagingNum: number;
+    /** Issues and pull requests on a page of a repository's lists. */
+    issuePagingNum: number;
+    /** Commits on a page of a history. */
+    commitsPagingNum: number;
+    /** Files larger than this (bytes) are offered for download instead of shown. */
+    maxDisplayFileSize: number;
+  };
   log: { level: LogLevel };
 }
 
@@ -132,6 +159,13 @@ export function normalizeRootUrl(value: string): string {
     throw new ConfigError("server", "DOMAIN", value, "does not make a valid ROOT_URL");
   }
   return u.toString().replace(/\/+$/, "") + "/";
+}
+
+/** A cookie name: token characters only, or the browser would drop it. */
+function cookieName(r: ConfigReader, section: string, key: string, fallback: string): string {
+  const name = r.string(section, key, fallback);
+  if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) throw new ConfigError(section, key, name, "is not a valid cookie name");
+  return name;
 }
 
 function resolveFrom(base: string, p: string): string {
@@ -222,10 +256,19 @@ export function buildSettings(raw: RawConfig, inputs: SettingsInputs): { setting
       minPasswordLength: r.int("security", "MIN_PASSWORD_LENGTH", 8, { min: 1, max: 255 }),
       loginRateLimit: r.int("security", "LOGIN_RATE_LIMIT", 10, { min: 0 }),
       loginRateWindowSeconds: r.int("security", "LOGIN_RATE_WINDOW", 60, { min: 1 }),
+      loginRememberDays: r.int("security", "LOGIN_REMEMBER_DAYS", 31, { min: 0 }),
+      cookieRememberName: cookieName(r, "security", "COOKIE_REMEMBER_NAME", "gitea_incredible"),
+    },
+    session: {
+      cookieName: cookieName(r, "session", "COOKIE_NAME", "i_like_gitea"),
+      lifeTimeSeconds: r.int("session", "SESSION_LIFE_TIME", 86400, { min: 60 }),
+      cookieSecure: r.bool("session", "COOKIE_SECURE", rootUrl.startsWith("https:")),
+      sameSite: r.oneOf("session", "SAME_SITE", ["lax", "strict", "none"] as const, "lax"),
     },
     service: {
       disableRegistration: r.bool("service", "DISABLE_REGISTRATION", false),
       requireSigninView: r.bool("service", "REQUIRE_SIGNIN_VIEW", false),
+      showRegistrationButton: r.bool("service", "SHOW_REGISTRATION_BUTTON", true),
       enableReverseProxyAuthentication: r.bool("service", "ENABLE_REVERSE_PROXY_AUTHENTICATION", false),
       enableReverseProxyAuthenticationApi: r.bool("service", "ENABLE_REVERSE_PROXY_AUTHENTICATION_API", false),
       defaultKeepEmailPrivate: r.bool("service", "DEFAULT_KEEP_EMAIL_PRIVATE", false),
@@ -267,9 +310,18 @@ export function buildSettings(raw: RawConfig, inputs: SettingsInputs): { setting
       defaultTheme: r.string("ui", "DEFAULT_THEME", "gitea-auto"),
       reactions: list(r.string("ui", "REACTIONS", "+1, -1, laugh, hooray, confused, heart, rocket, eyes")),
       customEmojis: list(r.string("ui", "CUSTOM_EMOJIS", "git, gitea, codeberg, gitlab, github, gogs")),
+      explorePagingNum: r.int("ui", "EXPLORE_PAGING_NUM", 20, { min: 1, max: 100 }),
+      issuePagingNum: r.int("ui", "ISSUE_PAGING_NUM", 20, { min: 1, max: 100 }),
+      commitsPagingNum: r.int("ui", "COMMITS_PAGING_NUM", 30, { min: 1, max: 100 }),
+      maxDisplayFileSize: r.int("ui", "MAX_DISPLAY_FILE_SIZE", 1048576, { min: 0 }),
     },
     log: { level: r.oneOf("log", "LEVEL", LOG_LEVELS, "info") },
   };
+  // Sign-up confirms nothing by mail and shows no captcha: a configuration asking for either must
+  // not believe it has them.
+  for (const key of ["REGISTER_EMAIL_CONFIRM", "ENABLE_CAPTCHA"]) {
+    if (r.bool("service", key, false)) throw new ConfigError("service", key, "true", "is not supported by hearth; leave it off");
+  }
   if (settings.api.defaultPagingNum > settings.api.maxResponseItems) {
     throw new ConfigError(
       "api",

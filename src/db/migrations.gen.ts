@@ -15,6 +15,7 @@ import m12 from "../../migrations/0012_follow.sql" with { type: "text" };
 import m13 from "../../migrations/0013_list_indexes.sql" with { type: "text" };
 import m14 from "../../migrations/0014_audience_indexes.sql" with { type: "text" };
 import m15 from "../../migrations/0015_issue_fts_scope.sql" with { type: "text" };
+import m16 from "../../migrations/0016_web_sessions.sql" with { type: "text" };
 
 export const migrations: readonly { tag: string; when: number; sql: string }[] = [
   { tag: "0000_init", when: 1795424040714, sql: m0 },
@@ -33,4 +34,5 @@ export const migrations: readonly { tag: string; when: number; sql: string }[] =
   { tag: "0013_list_indexes", when: 1795661935411, sql: m13 },
   { tag: "0014_audience_indexes", when: 1795662499436, sql: m14 },
   { tag: "0015_issue_fts_scope", when: 1795675608236, sql: m15 },
+  { tag: "0016_web_sessions", when: 1795685042898, sql: m16 },
 ];

@@ -15,6 +15,7 @@ import type { ApiRoute } from "./route-table.ts";
 import { clientIp } from "./client-ip.ts";
 import type { GitRequest } from "./git.ts";
 import { answerHead, requestPath, Router, type RouteParams } from "./router.ts";
+import { webRoutes } from "./web/routes.ts";
 
 /**
  * Assembles the whole HTTP surface in one place: the /api/v1 operations (each declared once, in
@@ -100,15 +101,23 @@ export function createApp(env: Env) {
     router.add("GET", "/api/swagger", () => swaggerPage(env.settings.server.rootUrl));
   }
 
-  /** No route: an embedded asset, Gitea's JSON 404 under /api, else Go's plain-text 404. */
-  const notFound = (request: Request, path: string): Response => {
+  // Web pages: each page's module (and the page machinery itself) is imported by its first request.
+  const webPages = () => import("./web/run-page.ts");
+  for (const route of webRoutes) {
+    router.add(route.method, route.path, async (request, params) => (await webPages()).runPage(deps, route, request, params, clientIp(request)));
+  }
+  // The web interface's stylesheet and logo, named by content hash; other assets are embedded files.
+  const asset = async (request: Request) =>
+    (await import("./web/assets.ts")).webAsset(request, requestPath(request.url)) ?? notFound(request, requestPath(request.url));
+  router.add("GET", "/assets/css/:file", asset);
+  router.add("GET", "/assets/img/:file", asset);
+
+  /** No route: an embedded asset, Gitea's JSON 404 under /api, else the web's 404 page. */
+  const notFound = async (request: Request, path: string): Promise<Response> => {
     const asset = request.method === "GET" || request.method === "HEAD" ? staticResponse(path) : undefined;
     if (asset) return asset;
     if (path === "/api" || path.startsWith("/api/")) return errorResponse(env, new NotFound());
-    return new Response("404 page not found\n", {
-      status: 404,
-      headers: { "Content-Type": "text/plain; charset=utf-8", "X-Content-Type-Options": "nosniff" },
-    });
+    return (await webPages()).notFoundPage(deps, request, clientIp(request));
   };
 
   return {
@@ -119,7 +128,7 @@ export function createApp(env: Env) {
       const match = router.find(request.method, path);
       let response: Response;
       try {
-        response = match ? await match.handler(request, match.params) : notFound(request, path);
+        response = match ? await match.handler(request, match.params) : await notFound(request, path);
       } catch (err) {
         response = errorResponse(env, err);
       }

@@ -25,3 +25,7 @@ export function setLastUsedPasscode(tx: Tx, uid: number, passcode: string, unix:
 export function deleteTwoFactor(tx: Tx, uid: number): boolean {
   return tx.delete(twoFactors).where(eq(twoFactors.uid, uid)).returning({ id: twoFactors.id }).all().length > 0;
 }
+
+export function setScratchHash(tx: Tx, uid: number, scratchHash: string): void {
+  tx.update(twoFactors).set({ scratchHash }).where(eq(twoFactors.uid, uid)).run();
+}

@@ -9,3 +9,4 @@ export * from "./webhook.ts";
 export * from "./secret.ts";
 export * from "./mirror.ts";
 export * from "./variable.ts";
+export * from "./session.ts";

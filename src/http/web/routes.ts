@@ -1,0 +1,31 @@
+/**
+ * Every web page's method and path, and the module declaring it (`page({ access, handler })`,
+ * under the export `name`). A page's module is imported on its first request, so a start loads
+ * no page, template or renderer; test/web/routes.test.ts checks each entry names a declared page.
+ * Paths are Gitea's (routers/web/web.go).
+ */
+export interface WebRoute {
+  method: "GET" | "POST";
+  path: string;
+  load: () => Promise<Record<string, unknown>>;
+  name: string;
+}
+
+const home = () => import("./pages/home.ts");
+const signin = () => import("./pages/user/signin.ts");
+const signup = () => import("./pages/user/signup.ts");
+
+export const webRoutes: readonly WebRoute[] = [
+  { method: "GET", path: "/", load: home, name: "home" },
+  { method: "GET", path: "/robots.txt", load: home, name: "robots" },
+
+  { method: "GET", path: "/user/login", load: signin, name: "loginForm" },
+  { method: "POST", path: "/user/login", load: signin, name: "login" },
+  { method: "GET", path: "/user/two_factor", load: signin, name: "twoFactorForm" },
+  { method: "POST", path: "/user/two_factor", load: signin, name: "twoFactor" },
+  { method: "GET", path: "/user/two_factor/scratch", load: signin, name: "scratchForm" },
+  { method: "POST", path: "/user/two_factor/scratch", load: signin, name: "scratch" },
+  { method: "POST", path: "/user/logout", load: signin, name: "logout" },
+  { method: "GET", path: "/user/sign_up", load: signup, name: "signUpForm" },
+  { method: "POST", path: "/user/sign_up", load: signup, name: "signUp" },
+];
