@@ -28,4 +28,14 @@ export const webRoutes: readonly WebRoute[] = [
   { method: "POST", path: "/user/logout", load: signin, name: "logout" },
   { method: "GET", path: "/user/sign_up", load: signup, name: "signUpForm" },
   { method: "POST", path: "/user/sign_up", load: signup, name: "signUp" },
+
+  // ── account settings ──
+
+  // ── explore, profiles, avatars ──
+
+  // ── repository: code, raw files, archives, releases ──
+
+  // ── repository: history, commits, diffs, compare, pull request files ──
+
+  // ── repository: issues, pull requests, milestones, labels ──
 ];
