@@ -232,15 +232,9 @@ describe("import rules (ARCHITECTURE.md)", () => {
     ).toEqual([]);
   });
 
-  test("credentials are asked by the doors only (auth/authenticate.ts from http/doors/; the attachment download until the web door takes it)", () => {
+  test("credentials are asked by the doors only (auth/authenticate.ts from http/doors/)", () => {
     expect(
-      violations(
-        (i) =>
-          i.spec?.endsWith("auth/authenticate.ts") === true &&
-          !i.typeOnly &&
-          !i.from.startsWith("http/doors/") &&
-          i.from !== "http/attachment-download.ts",
-      ),
+      violations((i) => i.spec?.endsWith("auth/authenticate.ts") === true && !i.typeOnly && !i.from.startsWith("http/doors/")),
     ).toEqual([]);
   });
 

@@ -71,13 +71,9 @@ export function createApp(env: Env) {
   router.add("GET", "/avatars/:name", serveAvatar(avatarFile));
   router.add("GET", "/repo-avatars/:name", serveAvatar(repoAvatarFile));
 
-  // Issue and comment files (`browser_download_url`), served to whoever may read what they belong to.
-  router.add("GET", "/attachments/:uuid", async (request, params) =>
-    (await import("./attachment-download.ts")).serveAttachment(env, limiter, request, clientIp(request), params.uuid ?? ""),
-  );
 
   // Git smart HTTP: `/{owner}/{repo}.git/...`, also without `.git`, as Gitea serves it. (The git
-  // transport, the push hooks' handler and the attachment files are imported by their first
+  // transport and the push hooks' handler are imported by their first
   // request, like the API's operations: `--splitting` keeps them out of a start.)
   const git = (action: GitRequest["action"]) => async (request: Request, params: RouteParams) =>
     (await import("./git.ts")).handleGit(env, limiter, request, clientIp(request), { owner: params.owner ?? "", repo: params.repo ?? "", action });

@@ -1,5 +1,7 @@
 import type { Env } from "../../services/env.ts";
 import type { Principal } from "../../auth/principal.ts";
+import type { FailureLimiter } from "../../auth/ratelimit.ts";
+import { authenticate, checkAccountState } from "../../auth/authenticate.ts";
 import { getUserById } from "../../services/user/lookup.ts";
 import { doerFor } from "../../services/access/permission.ts";
 import { redeemRememberToken } from "../../services/user/sessions.ts";
@@ -31,12 +33,20 @@ const TITLES: Record<number, string> = {
  * visitor may not read (private names never leak). Redirects: the same page under the current
  * names.
  */
-export function webDoor(env: Env, state: WebState, opts: { signInExempt: boolean }): Door {
+export function webDoor(env: Env, state: WebState, opts: { signInExempt: boolean; tokens?: FailureLimiter }): Door {
   const base = subUrl(env);
   return {
     env,
     async authenticate(call) {
-      const principal = webPrincipal(env, state);
+      let principal: Principal | undefined;
+      if (opts.tokens && (call.request.headers.has("authorization") || call.url.searchParams.has("token") || call.url.searchParams.has("access_token"))) {
+        // A download fetched by a script: the API's credentials, with the API's account checks.
+        const req = { headers: call.request.headers, query: call.url.searchParams, ip: call.ip };
+        call.principal = (await authenticate(env, req, opts.tokens)).principal;
+        checkAccountState(env, call.principal);
+        principal = call.principal;
+      }
+      principal ??= webPrincipal(env, state);
       if (!principal && env.settings.service.requireSigninView && !opts.signInExempt) throw new Unauthorized();
       return principal;
     },
@@ -44,6 +54,10 @@ export function webDoor(env: Env, state: WebState, opts: { signInExempt: boolean
     redirect: (moved, call) => webRedirect(base, moved, call.url),
 
     errorResponse(err, call) {
+      if (err instanceof Unauthorized && opts.tokens && call.request.headers.has("authorization")) {
+        // Bad credentials from a script get a challenge, not the sign-in form.
+        return new Response(`${err.message}\n`, { status: 401, headers: { "Content-Type": "text/plain; charset=utf-8", "WWW-Authenticate": 'Basic realm="Gitea"' } });
+      }
       if (err instanceof Redirect) return new Response(null, { status: err.status, headers: { Location: err.location } });
       if (err instanceof Unauthorized) {
         const back = `${base}${call.url.pathname}${call.url.search}`;

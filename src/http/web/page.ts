@@ -40,6 +40,11 @@ export interface PageSpec<A extends Access> {
   access: A;
   /** Reachable signed out even under `[service] REQUIRE_SIGNIN_VIEW` (sign-in, sign-up, two-factor). */
   signInExempt?: true;
+  /**
+   * Also accepts the API's credentials (a token, basic auth), as Gitea's web does for downloads:
+   * raw files, archives, release and issue attachments are fetched by scripts and package tools.
+   */
+  acceptsTokens?: true;
   handler(ctx: PageContext & Granted<A>): Response | Promise<Response>;
 }
 

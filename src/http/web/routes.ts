@@ -18,6 +18,8 @@ const signup = () => import("./pages/user/signup.ts");
 export const webRoutes: readonly WebRoute[] = [
   { method: "GET", path: "/", load: home, name: "home" },
   { method: "GET", path: "/robots.txt", load: home, name: "robots" },
+  // Issue, comment and release files (`browser_download_url`).
+  { method: "GET", path: "/attachments/:uuid", load: () => import("./pages/attachment.ts"), name: "attachment" },
 
   { method: "GET", path: "/user/login", load: signin, name: "loginForm" },
   { method: "POST", path: "/user/login", load: signin, name: "login" },

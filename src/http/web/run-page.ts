@@ -58,7 +58,7 @@ export async function runPage(deps: WebDeps, route: WebRoute, request: Request, 
   const spec = (await route.load())[route.name] as AnyPage | undefined;
   if (!spec || spec.kind !== "page") throw new Error(`web page ${route.name} is not in its module`);
   const call = newCall(request, ip, spec.access);
-  const door = webDoor(env, state, { signInExempt: spec.signInExempt === true });
+  const door = webDoor(env, state, { signInExempt: spec.signInExempt === true, tokens: spec.acceptsTokens ? deps.limiter : undefined });
   const base = subUrl(env);
 
   let form = new URLSearchParams();
