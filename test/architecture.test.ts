@@ -340,6 +340,32 @@ describe("route declarations", () => {
       .filter((k) => !declared.has(k));
     expect(undeclared).toEqual([]);
   });
+
+  test("every web page is declared with its access, and every resource it declares is named by its path", async () => {
+    const { webRoutes } = await import("../src/http/web/routes.ts");
+    const problems: string[] = [];
+    const seen = new Set<string>();
+    for (const route of webRoutes) {
+      const key = `${route.method} ${route.path}`;
+      if (seen.has(key)) problems.push(`${key}: routed twice`);
+      seen.add(key);
+      const spec = (await route.load())[route.name] as { kind?: string; acceptsTokens?: true; access?: Parameters<typeof scopeCategories>[0] } | undefined;
+      if (spec?.kind !== "page" || !spec.access) {
+        problems.push(`${key}: ${route.name} is not a page declared in its module`);
+        continue;
+      }
+      const has = (name: string) => new RegExp(`/:${name}(/|$)`).test(route.path);
+      const { repo, issue, pull, org, user } = spec.access;
+      if (repo && !(has("owner") && has("repo"))) problems.push(`${key}: declares repo without :owner/:repo`);
+      if ((issue || pull) && !(repo && has("index"))) problems.push(`${key}: declares an issue or pull without its repository and :index`);
+      if (org && !has("org")) problems.push(`${key}: declares org without :org`);
+      if (user && !has("username")) problems.push(`${key}: declares user without :username`);
+      // Sessions carry no token scope: a page's scope is "public", unless it also takes tokens (a
+      // download), whose scope is then checked as the API's.
+      if (spec.access.scope !== "public" && !spec.acceptsTokens) problems.push(`${key}: a page without tokens has scope "public"`);
+    }
+    expect(problems).toEqual([]);
+  });
 });
 
 describe("token scopes on every route", () => {
