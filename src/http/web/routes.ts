@@ -14,6 +14,10 @@ export interface WebRoute {
 const home = () => import("./pages/home.ts");
 const signin = () => import("./pages/user/signin.ts");
 const signup = () => import("./pages/user/signup.ts");
+const settingsProfile = () => import("./pages/user/settings.ts");
+const settingsAccount = () => import("./pages/user/settings-account.ts");
+const settingsApplications = () => import("./pages/user/settings-applications.ts");
+const settingsSecurity = () => import("./pages/user/settings-security.ts");
 
 export const webRoutes: readonly WebRoute[] = [
   { method: "GET", path: "/", load: home, name: "home" },
@@ -32,6 +36,22 @@ export const webRoutes: readonly WebRoute[] = [
   { method: "POST", path: "/user/sign_up", load: signup, name: "signUp" },
 
   // ── account settings ──
+  { method: "GET", path: "/user/settings", load: settingsProfile, name: "profile" },
+  { method: "POST", path: "/user/settings", load: settingsProfile, name: "profilePost" },
+  { method: "POST", path: "/user/settings/avatar", load: settingsProfile, name: "avatarPost" },
+  { method: "POST", path: "/user/settings/avatar/delete", load: settingsProfile, name: "avatarDelete" },
+  { method: "GET", path: "/user/settings/account", load: settingsAccount, name: "account" },
+  { method: "POST", path: "/user/settings/account", load: settingsAccount, name: "accountPost" },
+  { method: "POST", path: "/user/settings/account/email", load: settingsAccount, name: "emailPost" },
+  { method: "POST", path: "/user/settings/account/email/delete", load: settingsAccount, name: "emailDelete" },
+  { method: "GET", path: "/user/settings/applications", load: settingsApplications, name: "applications" },
+  { method: "POST", path: "/user/settings/applications", load: settingsApplications, name: "applicationsPost" },
+  { method: "POST", path: "/user/settings/applications/delete", load: settingsApplications, name: "applicationsDelete" },
+  { method: "GET", path: "/user/settings/security", load: settingsSecurity, name: "security" },
+  { method: "GET", path: "/user/settings/security/two_factor/enroll", load: settingsSecurity, name: "enrollForm" },
+  { method: "POST", path: "/user/settings/security/two_factor/enroll", load: settingsSecurity, name: "enroll" },
+  { method: "POST", path: "/user/settings/security/two_factor/regenerate_scratch", load: settingsSecurity, name: "regenerateScratch" },
+  { method: "POST", path: "/user/settings/security/two_factor/disable", load: settingsSecurity, name: "disable" },
 
   // ── explore, profiles, avatars ──
 

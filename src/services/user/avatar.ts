@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import type { Env } from "../env.ts";
+import { writeTx } from "../../db/client.ts";
 import type { UserRow } from "../../db/schema/index.ts";
 import * as users from "../../models/user.ts";
 import { AvatarStore } from "../../storage/avatars.ts";
@@ -67,6 +68,23 @@ export function setAvatar(env: Env, owner: UserRow, base64: string): UserRow {
   const name = hashAvatar(owner.id, data);
   store(env).save(name, data);
   const updated = users.updateUser(env.db, owner.id, { avatar: name, updatedUnix: nowUnix() }) ?? owner;
+  if (owner.avatar && owner.avatar !== name) store(env).remove(owner.avatar);
+  return updated;
+}
+
+/**
+ * An avatar uploaded as a file (the web's settings form): the same limits as `setAvatar` — at most
+ * [picture] AVATAR_MAX_FILE_SIZE bytes, a PNG, JPEG, GIF or WebP by its signature — then stored
+ * under its hash, the previous file removed.
+ */
+export function setAvatarImage(env: Env, owner: UserRow, data: Uint8Array): UserRow {
+  if (data.length > env.settings.picture.avatarMaxFileSize) {
+    throw new TooLarge(`avatar is too large: ${data.length} bytes, at most ${env.settings.picture.avatarMaxFileSize}`);
+  }
+  if (!imageType(data)) throw new Invalid("image: unknown format");
+  const name = hashAvatar(owner.id, data);
+  store(env).save(name, data);
+  const updated = writeTx(env.db, (tx) => users.updateUser(tx, owner.id, { avatar: name, updatedUnix: nowUnix() })) ?? owner;
   if (owner.avatar && owner.avatar !== name) store(env).remove(owner.avatar);
   return updated;
 }

@@ -2,6 +2,8 @@ import type { Env } from "../env.ts";
 import { writeTx } from "../../db/client.ts";
 import type { EmailRow, UserRow } from "../../db/schema/index.ts";
 import * as emails from "../../models/email.ts";
+import * as users from "../../models/user.ts";
+import { nowUnix } from "../../lib/time.ts";
 import { Invalid, NotFound } from "../../lib/errors.ts";
 import { emailProblem } from "./names.ts";
 
@@ -37,6 +39,35 @@ export function deleteEmails(env: Env, user: UserRow, addresses: readonly string
       lowers.push(row.lowerEmail);
     }
     emails.deleteEmails(tx, user.id, lowers);
+  });
+}
+
+/** One of the user's own addresses by its id (Gitea's GetEmailAddressByID); another user's id is not found. */
+function ownEmailById(env: Env, user: UserRow, id: number): EmailRow {
+  const row = emails.listEmails(env.db, user.id).find((e) => e.id === id);
+  if (!row) throw new NotFound(`Email address does not exist [id: ${id}]`);
+  return row;
+}
+
+/** The web's "Remove" of one address, named by id; the primary one cannot go. */
+export function deleteEmailById(env: Env, user: UserRow, id: number): EmailRow {
+  const row = ownEmailById(env, user, id);
+  deleteEmails(env, user, [row.email]);
+  return row;
+}
+
+/**
+ * Gitea's MakeActiveEmailPrimary: an activated address of the user becomes the primary one, and
+ * the account's own email with it (notifications, the commit identity of web edits).
+ */
+export function makePrimaryEmail(env: Env, user: UserRow, id: number): UserRow {
+  const row = ownEmailById(env, user, id);
+  if (!row.isActivated) throw new Invalid(`Email address is not activated [email: ${row.email}]`);
+  return writeTx(env.db, (tx) => {
+    emails.setPrimaryEmail(tx, user.id, row.email);
+    const updated = users.updateUser(tx, user.id, { email: row.email.toLowerCase(), updatedUnix: nowUnix() });
+    if (!updated) throw new NotFound();
+    return updated;
   });
 }
 

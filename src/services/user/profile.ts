@@ -16,6 +16,8 @@ export interface SettingsPatch {
   diffViewStyle?: string;
   hideEmail?: boolean;
   hideActivity?: boolean;
+  /** Visibility.Public, Limited or Private (the web's profile form sets it; the API's settings do not). */
+  visibility?: number;
 }
 
 /** PATCH /user/settings: only the given fields change. */
@@ -30,6 +32,7 @@ export function updateSettings(env: Env, user: UserRow, p: SettingsPatch): UserR
   if (p.diffViewStyle !== undefined) patch.diffViewStyle = p.diffViewStyle;
   if (p.hideEmail !== undefined) patch.keepEmailPrivate = p.hideEmail;
   if (p.hideActivity !== undefined) patch.hideActivity = p.hideActivity;
+  if (p.visibility !== undefined) patch.visibility = p.visibility;
   const updated = writeTx(env.db, (tx) => users.updateUser(tx, user.id, patch));
   if (!updated) throw new NotFound();
   return updated;
