@@ -18,6 +18,10 @@ const settingsProfile = () => import("./pages/user/settings.ts");
 const settingsAccount = () => import("./pages/user/settings-account.ts");
 const settingsApplications = () => import("./pages/user/settings-applications.ts");
 const settingsSecurity = () => import("./pages/user/settings-security.ts");
+const explorePages = () => import("./pages/explore.ts");
+const profilePages = () => import("./pages/profile.ts");
+const orgPages = () => import("./pages/org.ts");
+const avatarPages = () => import("./pages/avatar.ts");
 
 export const webRoutes: readonly WebRoute[] = [
   { method: "GET", path: "/", load: home, name: "home" },
@@ -54,6 +58,17 @@ export const webRoutes: readonly WebRoute[] = [
   { method: "POST", path: "/user/settings/security/two_factor/disable", load: settingsSecurity, name: "disable" },
 
   // ── explore, profiles, avatars ──
+  { method: "GET", path: "/explore", load: explorePages, name: "explore" },
+  { method: "GET", path: "/explore/repos", load: explorePages, name: "exploreRepos" },
+  { method: "GET", path: "/explore/users", load: explorePages, name: "exploreUsersPage" },
+  { method: "GET", path: "/explore/organizations", load: explorePages, name: "exploreOrgsPage" },
+  { method: "GET", path: "/user/avatar/:username/:size", load: avatarPages, name: "avatarByName" },
+  { method: "GET", path: "/org/:org/members", load: orgPages, name: "members" },
+  { method: "GET", path: "/org/:org/teams", load: orgPages, name: "teams" },
+  { method: "GET", path: "/org/:org/teams/:team", load: orgPages, name: "teamMembers" },
+  { method: "GET", path: "/org/:org/teams/:team/repositories", load: orgPages, name: "teamRepositories" },
+  // `/{username}` (and `/{username}.png`): named `:owner` because git's `/:owner/:repo/...` routes share the segment.
+  { method: "GET", path: "/:owner", load: profilePages, name: "profile" },
 
   // ── repository: code, raw files, archives, releases ──
 
