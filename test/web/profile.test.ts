@@ -108,8 +108,9 @@ describe("a user's profile", () => {
     expect(await (await signedIn(t, "bob")).page("/alice")).toContain('href="mailto:alice@example.com"');
   });
 
-  test("a website that is not http(s) is shown as text, never linked", async () => {
+  test("a website that is not http(s) is shown as text, never linked; without a full name the name is the title", async () => {
     const page = await new WebClient(t).page("/bob");
+    expect(page).toContain('<h1><span class="full-name">bob</span></h1>');
     expect(visibleText(page)).toContain("javascript:alert(1)");
     expect(page).not.toContain('href="javascript:');
   });

@@ -57,7 +57,9 @@ function userCard(ctx: Ctx, user: UserRow, counts: { followers: number; followin
   facts.push(html`<li>Joined on <time datetime="${new Date(user.createdUnix * 1000).toISOString()}">${dateOnly(user.createdUnix)}</time></li>`);
   return html`<aside class="profile-card" aria-label="About ${user.name}">
 ${avatarImg(env, user, 200)}
-<h1>${user.fullName ? html`<span class="full-name">${user.fullName}</span> ` : ""}<span class="user-name">${user.name}</span></h1>
+<h1>${
+    user.fullName ? html`<span class="full-name">${user.fullName}</span> <span class="user-name">${user.name}</span>` : html`<span class="full-name">${user.name}</span>`
+  }</h1>
 ${visibilityBadge(user)}
 <p class="small"><a href="${at}?tab=followers">${counts.followers} ${counts.followers === 1 ? "follower" : "followers"}</a> · <a href="${at}?tab=following">${counts.following} following</a></p>
 ${user.description ? html`<p class="account-description">${user.description}</p>` : ""}
