@@ -22,6 +22,19 @@ const explorePages = () => import("./pages/explore.ts");
 const profilePages = () => import("./pages/profile.ts");
 const orgPages = () => import("./pages/org.ts");
 const avatarPages = () => import("./pages/avatar.ts");
+const historyPages = () => import("./pages/repo/history.ts");
+const commitPage = () => import("./pages/repo/commit.ts");
+const refPages = () => import("./pages/repo/refs.ts");
+const comparePage = () => import("./pages/repo/compare.ts");
+const releasePages = () => import("./pages/repo/releases.ts");
+const pullFilePages = () => import("./pages/repo/pull-files.ts");
+const issueListPages = () => import("./pages/repo/issues.ts");
+const issuePage = () => import("./pages/repo/issue-view.ts");
+const pullPages = () => import("./pages/repo/pulls.ts");
+const milestonePages = () => import("./pages/repo/milestones.ts");
+const labelPage = () => import("./pages/repo/labels.ts");
+const codePages = () => import("./pages/repo/code.ts");
+const rawPages = () => import("./pages/repo/raw.ts");
 
 export const webRoutes: readonly WebRoute[] = [
   { method: "GET", path: "/", load: home, name: "home" },
@@ -71,8 +84,39 @@ export const webRoutes: readonly WebRoute[] = [
   { method: "GET", path: "/:owner", load: profilePages, name: "profile" },
 
   // ── repository: code, raw files, archives, releases ──
+  { method: "GET", path: "/:owner/:repo", load: codePages, name: "repoHome" },
+  // `/src/{branch|tag|commit}/{ref}/{path}` and the legacy `/src/{ref}/{path}`: one route, the page reads the kind.
+  { method: "GET", path: "/:owner/:repo/src/*", load: codePages, name: "src" },
+  { method: "GET", path: "/:owner/:repo/raw/*", load: rawPages, name: "raw" },
+  { method: "GET", path: "/:owner/:repo/media/*", load: rawPages, name: "media" },
+  { method: "GET", path: "/:owner/:repo/archive/*", load: rawPages, name: "archive" },
+
+  { method: "GET", path: "/:owner/:repo/releases", load: releasePages, name: "releases" },
+  { method: "GET", path: "/:owner/:repo/releases/tag/*", load: releasePages, name: "releaseOfTag" },
+  { method: "GET", path: "/:owner/:repo/releases/latest", load: releasePages, name: "latest" },
+  { method: "GET", path: "/:owner/:repo/releases/download/:tag/:file", load: releasePages, name: "download" },
 
   // ── repository: history, commits, diffs, compare, pull request files ──
+  { method: "GET", path: "/:owner/:repo/commits", load: historyPages, name: "commitsHome" },
+  { method: "GET", path: "/:owner/:repo/commits/branch/*", load: historyPages, name: "commitsOfBranch" },
+  { method: "GET", path: "/:owner/:repo/commits/tag/*", load: historyPages, name: "commitsOfTag" },
+  { method: "GET", path: "/:owner/:repo/commits/commit/*", load: historyPages, name: "commitsOfCommit" },
+  { method: "GET", path: "/:owner/:repo/commits/*", load: historyPages, name: "commitsLegacy" },
+  // `/commit/{sha}`, `{sha}.diff` and `{sha}.patch`: one segment the page splits.
+  { method: "GET", path: "/:owner/:repo/commit/:sha", load: commitPage, name: "commit" },
+  { method: "GET", path: "/:owner/:repo/branches", load: refPages, name: "branches" },
+  { method: "GET", path: "/:owner/:repo/tags", load: refPages, name: "tags" },
+  { method: "GET", path: "/:owner/:repo/compare/*", load: comparePage, name: "compare" },
+  { method: "GET", path: "/:owner/:repo/pulls/:index/files", load: pullFilePages, name: "pullFiles" },
+  { method: "GET", path: "/:owner/:repo/pulls/:index/commits", load: pullFilePages, name: "pullCommitList" },
 
   // ── repository: issues, pull requests, milestones, labels ──
+  { method: "GET", path: "/:owner/:repo/issues", load: issueListPages, name: "issues" },
+  { method: "GET", path: "/:owner/:repo/issues/:index", load: issuePage, name: "viewIssue" },
+  { method: "GET", path: "/:owner/:repo/pulls", load: pullPages, name: "pulls" },
+  // Also `/pulls/{index}.diff` and `.patch`: one route, as in Gitea (the page tells them apart).
+  { method: "GET", path: "/:owner/:repo/pulls/:index", load: pullPages, name: "viewPull" },
+  { method: "GET", path: "/:owner/:repo/milestones", load: milestonePages, name: "milestones" },
+  { method: "GET", path: "/:owner/:repo/milestone/:id", load: milestonePages, name: "milestone" },
+  { method: "GET", path: "/:owner/:repo/labels", load: labelPage, name: "labels" },
 ];

@@ -51,8 +51,16 @@ async function readForm(env: Env, request: Request): Promise<{ form: URLSearchPa
   return { form: new URLSearchParams(text), files };
 }
 
+/** Gitea's goGet: `?go-get=1` is answered under any path, before sign-in (pages/repo/go-get.ts). */
+async function goGetMeta(deps: WebDeps, request: Request): Promise<Response | undefined> {
+  if (request.method !== "GET" || !request.url.includes("go-get=1")) return undefined;
+  return (await import("./pages/repo/go-get.ts")).goGet(deps.env, request);
+}
+
 /** Runs one page: the session, the form's origin checks, then the declared access and the handler. */
 export async function runPage(deps: WebDeps, route: WebRoute, request: Request, params: RouteParams, ip: string): Promise<Response> {
+  const goGet = await goGetMeta(deps, request);
+  if (goGet) return goGet;
   const { env } = deps;
   const state = new WebState(env, request);
   const spec = (await route.load())[route.name] as AnyPage | undefined;
@@ -108,6 +116,8 @@ export async function runPage(deps: WebDeps, route: WebRoute, request: Request, 
 
 /** A path no route knows: the 404 page, with the visitor's own header. */
 export async function notFoundPage(deps: WebDeps, request: Request, ip: string): Promise<Response> {
+  const goGet = await goGetMeta(deps, request);
+  if (goGet) return goGet;
   const state = new WebState(deps.env, request);
   const call = newCall(request, ip, { scope: "public", signIn: false });
   const door = webDoor(deps.env, state, { signInExempt: false });
