@@ -24,6 +24,11 @@ async function readCapped(request: Request, cap: number): Promise<string> {
   return new TextDecoder().decode(Buffer.concat(chunks));
 }
 
+/** A plain-text request body (`text/plain`), as it comes, under the same cap. */
+export function readTextBody(request: Request): Promise<string> {
+  return readCapped(request, MAX_API_BODY_BYTES);
+}
+
 /**
  * Parses an API request body as Gitea's binding does: JSON, or an urlencoded form (fields by their
  * JSON names). An empty body reads as `{}`.

@@ -1,7 +1,7 @@
 import type { Env } from "../services/env.ts";
 import { levelForMethod } from "../services/access/scopes.ts";
 import type { FailureLimiter } from "../auth/ratelimit.ts";
-import { readApiBody } from "./body.ts";
+import { readApiBody, readTextBody } from "./body.ts";
 import { paginationHeaders, readPage } from "./pagination.ts";
 import { jsonResponse } from "./respond.ts";
 import { Reply, type AnyOperation, type OpContext } from "./route.ts";
@@ -41,7 +41,7 @@ export async function runOperation(
   return runDeclared(apiDoor(deps), call, declared, async (granted, { params, query }) => {
     // The body is read once access is settled (Gitea binds it after its access middlewares) and
     // validated on first use, so a handler's own checks (not found, forbidden) answer before a 422.
-    const rawBody = op.body ? await readApiBody(request) : undefined;
+    const rawBody = op.body ? await (op.bodyText ? readTextBody(request) : readApiBody(request)) : undefined;
     let body: unknown;
     let bodyDone = false;
     const ctx: OpContext<unknown, unknown, unknown> & Resources = {
@@ -74,6 +74,9 @@ export async function runOperation(
         return new Response(null, { status: result.status, headers: { ...headers, ...result.headers } });
       }
       return jsonResponse(result.status, result.body, { ...headers, ...result.headers });
+    }
+    if (op.produces && typeof result === "string") {
+      return new Response(result, { status: 200, headers: { ...headers, "Content-Type": `${op.produces}; charset=utf-8` } });
     }
     return jsonResponse(200, result, headers);
   });

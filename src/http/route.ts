@@ -177,6 +177,16 @@ export interface OperationSpec<
   body?: BS;
   /** For uploads read by the handler itself: the multipart/form-data field carrying the file. */
   multipartFile?: string;
+  /**
+   * The body is plain text (`text/plain`, as Gitea's `/markdown/raw` takes it): read as it comes,
+   * not parsed as JSON, and validated by `body` (a string schema).
+   */
+  bodyText?: true;
+  /**
+   * The 200 answer is this media type instead of JSON (Gitea's markup operations answer
+   * `text/html`): the handler's string body is sent as it is.
+   */
+  produces?: "text/html";
   /** Response schemas by status, for the API document and the handler's result type; `null` for an empty body. */
   responses: R;
   /**

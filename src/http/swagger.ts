@@ -60,9 +60,13 @@ export function buildSwagger(ops: readonly AnyOperation[], rootUrl: string): Jso
       // Swagger 2.0 has no body next to form fields: the upload's file is a formData parameter.
       operation.consumes = ["multipart/form-data"];
       parameters.push({ name: op.multipartFile, in: "formData", type: "file", required: true });
+    } else if (op.bodyText && op.body) {
+      operation.consumes = ["text/plain"];
+      parameters.push({ name: "body", in: "body", required: true, schema: schemaOf(op.body) });
     } else if (op.body) {
       parameters.push({ name: "body", in: "body", schema: schemaOf(op.body) });
     }
+    if (op.produces) operation.produces = [op.produces];
     (paths[path] ??= {})[op.method.toLowerCase()] = operation;
   }
 

@@ -70,6 +70,7 @@ import { orgVariableOperations } from "./orgs/variables.ts";
 import { repoVariableOperations } from "./repos/variables.ts";
 import { userVariableOperations } from "./user/variables.ts";
 import { repoAvatarOperations } from "./repos/avatar.ts";
+import { markupOperations } from "./misc/markup.ts";
 
 /** Every /api/v1 operation hearth serves; the API document and the route table both come from here. */
 export const apiOperations: readonly AnyOperation[] = [
@@ -144,4 +145,5 @@ export const apiOperations: readonly AnyOperation[] = [
   ...repoVariableOperations,
   ...userVariableOperations,
   ...repoAvatarOperations,
+  ...markupOperations,
 ];

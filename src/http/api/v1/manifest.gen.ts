@@ -75,6 +75,7 @@ export const apiGroups: readonly (() => Promise<readonly AnyOperation[]>)[] = [
   () => import("./repos/variables.ts").then((m) => m.repoVariableOperations),
   () => import("./user/variables.ts").then((m) => m.userVariableOperations),
   () => import("./repos/avatar.ts").then((m) => m.repoAvatarOperations),
+  () => import("./misc/markup.ts").then((m) => m.markupOperations),
 ];
 
 /** Every operation's route, and the group whose module declares it. */
@@ -434,4 +435,7 @@ export const apiRoutes: readonly ApiRoute[] = [
   { method: "DELETE", path: "/user/actions/variables/:variablename", operationId: "deleteUserVariable", group: 69 },
   { method: "POST", path: "/repos/:owner/:repo/avatar", operationId: "repoUpdateAvatar", group: 70 },
   { method: "DELETE", path: "/repos/:owner/:repo/avatar", operationId: "repoDeleteAvatar", group: 70 },
+  { method: "POST", path: "/markdown", operationId: "renderMarkdown", group: 71 },
+  { method: "POST", path: "/markdown/raw", operationId: "renderMarkdownRaw", group: 71 },
+  { method: "POST", path: "/markup", operationId: "renderMarkup", group: 71 },
 ];
