@@ -153,3 +153,27 @@ export function findComments(tx: Tx, f: CommentFilter, page?: { offset: number; 
   const total = wholeRepo ? repoCommentCount(tx, f.repoId!) : tx.select({ n: count() }).from(comments).where(where).get()!.n;
   return { rows, total };
 }
+
+/**
+ * Who took part in an issue beside its poster (Gitea's participants: whoever commented or
+ * reviewed), read from the (issue, type, poster) index alone; at most `limit` of them.
+ */
+export function participantIds(tx: Tx, issueId: number, limit: number): number[] {
+  return tx
+    .selectDistinct({ id: comments.posterId })
+    .from(comments)
+    .where(and(eq(comments.issueId, issueId), inArray(comments.type, [CommentType.Comment, CommentType.Code, CommentType.Review])))
+    .limit(limit)
+    .all()
+    .map((r) => r.id);
+}
+
+/** Every comment row of an issue as its id, type and review, in timeline order (created, then id): where each one falls when paged. */
+export function commentOrder(tx: Tx, issueId: number): { id: number; type: number; reviewId: number }[] {
+  return tx
+    .select({ id: comments.id, type: comments.type, reviewId: comments.reviewId })
+    .from(comments)
+    .where(eq(comments.issueId, issueId))
+    .orderBy(asc(comments.createdUnix), asc(comments.id))
+    .all();
+}

@@ -122,6 +122,8 @@ export interface IssueListFilter {
   keyword?: string;
   posterId?: number;
   assigneeId?: number;
+  /** Issues with some assignee (true) or with none (false): the web list's "(any)" and "(none)". */
+  hasAssignee?: boolean;
   mentionedId?: number;
   sinceUnix?: number;
   beforeUnix?: number;
@@ -169,6 +171,10 @@ function narrowingConditions(f: IssueListFilter, textMatch?: string): SQL[] {
     conds.push(
       inArray(issues.id, sql`(SELECT ${issueAssignees.issueId} FROM ${issueAssignees} WHERE ${issueAssignees.assigneeId} = ${f.assigneeId})`),
     );
+  }
+  if (f.hasAssignee !== undefined) {
+    const assigned = sql`EXISTS (SELECT 1 FROM ${issueAssignees} WHERE ${issueAssignees.issueId} = ${issues.id})`;
+    conds.push(f.hasAssignee ? assigned : sql`NOT ${assigned}`);
   }
   if (f.mentionedId !== undefined) {
     conds.push(

@@ -80,3 +80,14 @@ export function deleteUserTimesOnIssue(tx: Tx, issueId: number, userId: number):
 export function markTrackedTimeDeleted(tx: Tx, id: number): void {
   tx.update(trackedTimes).set({ deleted: true }).where(eq(trackedTimes.id, id)).run();
 }
+
+/** The time spent on an issue, in seconds, over its entries that were not deleted. */
+export function totalTrackedTime(tx: Tx, issueId: number): number {
+  return (
+    tx
+      .select({ n: sql<number>`coalesce(sum(${trackedTimes.time}), 0)` })
+      .from(trackedTimes)
+      .where(and(eq(trackedTimes.issueId, issueId), eq(trackedTimes.deleted, false)))
+      .get()?.n ?? 0
+  );
+}

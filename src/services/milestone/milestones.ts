@@ -109,3 +109,10 @@ export function deleteMilestone(env: Env, rc: SignedIn<RepoContext>, m: Mileston
 function dueOf(unix: number | undefined): number {
   return unix !== undefined && unix > 0 ? unix : 0;
 }
+
+/** `{id}` of the web's `/milestone/{id}`: a milestone of this repository by its number id only (Gitea's PathParamInt64), else 404. */
+export function milestoneById(env: Env, rc: RepoContext, id: string): MilestoneRow {
+  const found = /^\d{1,15}$/.test(id) ? milestones.getMilestone(env.db, rc.repo.id, Number(id)) : undefined;
+  if (!found) throw new NotFound();
+  return found;
+}
