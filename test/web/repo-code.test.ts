@@ -14,6 +14,7 @@ const LFS_POINTER = "version https://git-lfs.github.com/spec/v1\noid sha256:" + 
 
 /** Paths of a page's links (href values), unescaped as the browser would send them back. */
 const hrefs = (page: string) => [...page.matchAll(/href="([^"]+)"/g)].map((m) => m[1]!.replaceAll("&amp;", "&"));
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const pathOf = (url: string) => new URL(url).pathname + new URL(url).search;
 
 describe("repository code pages", () => {
@@ -47,6 +48,9 @@ describe("repository code pages", () => {
         { operation: "create", path: "long.ts", content: b64(longLines) },
         { operation: "create", path: "file10.txt", content: b64("ten\n") },
         { operation: "create", path: "file9.txt", content: b64("nine\n") },
+        { operation: "create", path: "na me#1?.txt", content: b64("odd name\n") },
+        { operation: "create", path: "ü.txt", content: b64("umlaut\n") },
+        ...Array.from({ length: 120 }, (_, i) => ({ operation: "create", path: `many/f${i + 1}.txt`, content: b64(`${i + 1}\n`) })),
       ],
     }, 201);
     // A later commit touching only one file, so last commits differ between entries.
@@ -90,12 +94,12 @@ describe("repository code pages", () => {
     test("lists directories first, in natural order, with the last commit of every entry", async () => {
       const page = await new WebClient(t).page("/alice/tools");
       const names = [...page.matchAll(/<td class="name">[\s\S]*?<a href="[^"]+">([^<]+)<\/a>/g)].map((m) => m[1]);
-      expect(names.slice(0, 2)).toEqual(["docs", "src"]);
+      expect(names.slice(0, 3)).toEqual(["docs", "many", "src"]);
       expect(names.indexOf("file9.txt")).toBeLessThan(names.indexOf("file10.txt"));
       // Each entry's commit is the one the contents API (one `git log` per path) reports.
       const listing = await t.ok("GET", `${API}/repos/alice/tools/contents?ref=main`, token);
       for (const entry of listing as { name: string; last_commit_sha: string }[]) {
-        const row = new RegExp(`>${entry.name.replace(".", "\\.")}</a></span></td><td class="msg"><a href="/alice/tools/commit/([0-9a-f]{40})"`).exec(page);
+        const row = new RegExp(`>${escapeRe(entry.name)}</a></span></td><td class="msg"><a href="/alice/tools/commit/([0-9a-f]{40})"`).exec(page);
         expect({ name: entry.name, sha: row?.[1] }).toEqual({ name: entry.name, sha: entry.last_commit_sha });
       }
       // src changed last: its row names that commit's subject.
@@ -164,6 +168,30 @@ describe("repository code pages", () => {
       const tagged = await t.ok("GET", `${API}/repos/alice/tools/contents/README.md?ref=v1`, token);
       expect((await web.get(pathOf(tagged.html_url))).status).toBe(200);
       expect((await web.get(pathOf(tagged.download_url))).status).toBe(200);
+    });
+
+    test("names that need escaping link to their pages, and the API's html_url for them resolves too", async () => {
+      const web = new WebClient(t);
+      const home = await web.page("/alice/tools");
+      expect(home).toContain('href="/alice/tools/src/branch/main/na%20me%231%3F.txt"');
+      expect(visibleText(await web.page("/alice/tools/src/branch/main/na%20me%231%3F.txt"))).toContain("odd name");
+      for (const name of ["na me#1?.txt", "ü.txt"]) {
+        const file = await t.ok("GET", `${API}/repos/alice/tools/contents/${encodeURIComponent(name)}?ref=main`, token);
+        expect((await web.get(pathOf(file.html_url))).status).toBe(200);
+        expect(await (await web.get(pathOf(file.download_url))).text()).toBe(Buffer.from(file.content, "base64").toString());
+      }
+    });
+
+    test("a big directory is listed a hundred entries at a time", async () => {
+      const web = new WebClient(t);
+      const first = await web.page("/alice/tools/src/branch/main/many");
+      const rows = (page: string) => [...page.matchAll(/>f(\d+)\.txt<\/a>/g)].map((m) => Number(m[1]));
+      expect(rows(first)).toHaveLength(100);
+      expect(rows(first).slice(0, 3)).toEqual([1, 2, 3]);
+      expect(first).toContain('href="?page=2"');
+      const second = await web.page("/alice/tools/src/branch/main/many?page=2");
+      expect(rows(second)).toEqual(Array.from({ length: 20 }, (_, i) => 101 + i));
+      expect((await web.get("/alice/tools/src/branch/main/many?page=3")).status).toBe(404);
     });
 
     test("a subdirectory has its path as links and a way up", async () => {
@@ -377,7 +405,7 @@ describe("repository code pages", () => {
     async function expectLastCommitsAsApi(page: string) {
       const listing = (await t.ok("GET", `${API}/repos/alice/tools/contents?ref=main`, token)) as { name: string; last_commit_sha: string }[];
       for (const entry of listing) {
-        const row = new RegExp(`>${entry.name.replaceAll(".", "\\.")}</a></span></td><td class="msg"><a href="/alice/tools/commit/([0-9a-f]{40})"`).exec(page);
+        const row = new RegExp(`>${escapeRe(entry.name)}</a></span></td><td class="msg"><a href="/alice/tools/commit/([0-9a-f]{40})"`).exec(page);
         expect({ name: entry.name, sha: row?.[1] }).toEqual({ name: entry.name, sha: entry.last_commit_sha });
       }
     }

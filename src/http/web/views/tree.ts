@@ -169,7 +169,7 @@ export function fileList(o: FileListOptions): Html {
   }
   return html`<table class="list files">
 <caption class="sr-only">Files${o.dir ? ` in ${o.dir}` : ""}</caption>
-<thead><tr><th scope="col">Name</th><th scope="col">Last commit</th><th scope="col" class="age">Updated</th></tr></thead>
+<thead><tr><th scope="col">Name</th><th scope="col" class="msg">Last commit</th><th scope="col" class="age">Updated</th></tr></thead>
 <tbody>${trusted(rows.join("\n"))}</tbody>
 </table>`;
 }

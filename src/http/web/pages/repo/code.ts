@@ -229,10 +229,17 @@ async function treePage(ctx: RepoPage, ref: CodeRef, dir: CodeEntry, headers?: R
 <li><a href="${repoLink}/tags"><strong>${names.tagCount}</strong> tag${names.tagCount === 1 ? "" : "s"}</a></li>
 </ul>`;
   const archiveName = escapePath(ref.kind === "commit" ? ref.commitId : ref.name);
-  const downloads = html`<div class="downloads"><span class="muted small">Download</span>
+  // Gitea's "Code" menu: the clone address and the archives of this revision.
+  const codeMenu = html`<details class="menu code-menu">
+<summary class="button primary">Code</summary>
+<div class="menu-body">
+${cloneBox(cloneUrl(env, rc))}
+<div class="downloads"><span class="muted small">Download</span>
 <a class="button small" href="${repoLink}/archive/${archiveName}.zip" rel="nofollow">ZIP</a>
 <a class="button small" href="${repoLink}/archive/${archiveName}.tar.gz" rel="nofollow">TAR.GZ</a>
-<a class="button small" href="${repoLink}/archive/${archiveName}.bundle" rel="nofollow">Bundle</a></div>`;
+<a class="button small" href="${repoLink}/archive/${archiveName}.bundle" rel="nofollow">Bundle</a></div>
+</div>
+</details>`;
 
   const files = html`<section class="box file-list" aria-labelledby="files-title">
 <header><h2 id="files-title" class="sr-only">Files</h2>${latest ? commitLine(repoLink, latest) : html`<span class="muted small">No commit information.</span>`}</header>
@@ -240,8 +247,8 @@ ${fileList({ repoLink, ref, dir: dir.path, entries: shown, lastCommits, submodul
 </section>
 ${pager(ctx.url, pageNo, ENTRIES_PER_PAGE, entries.length)}`;
 
-  const bar = html`<div class="code-bar">${switcher(ctx, ref, dir.path, names)}${atRoot ? "" : breadcrumbs(repoLink, rc.repo.name, ref, dir.path)}${
-    atRoot ? counts : ""
+  const bar = html`<div class="code-bar">${switcher(ctx, ref, dir.path, names)}${atRoot ? counts : breadcrumbs(repoLink, rc.repo.name, ref, dir.path)}${
+    atRoot ? codeMenu : ""
   }</div>`;
 
   const title = atRoot
@@ -251,9 +258,7 @@ ${pager(ctx.url, pageNo, ENTRIES_PER_PAGE, entries.length)}`;
     ? html`${repoHeader(ctx.base, rc, "code")}${ICON_SPRITE}
 <div class="layout-2 repo-home">
 <div class="repo-main">${bar}${files}${readme}</div>
-<aside class="sidebar">${about(ctx)}
-<section aria-labelledby="clone-title"><h2 id="clone-title">Clone</h2>${cloneBox(cloneUrl(env, rc))}${downloads}</section>
-</aside>
+<aside class="sidebar">${about(ctx)}</aside>
 </div>`
     : html`${repoHeader(ctx.base, rc, "code")}${ICON_SPRITE}${bar}${files}${readme}`;
   return ctx.render({ title, body, headers });
