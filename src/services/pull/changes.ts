@@ -29,6 +29,14 @@ async function range(env: Env, pc: PullContext): Promise<{ gitDir: string; from:
   return { gitDir, from, to };
 }
 
+/**
+ * The range the web's diff pages of a pull request show: the repository to read, the merge base
+ * (recomputed against the base branch while the request is open) and the head commit.
+ */
+export function pullDiffRange(env: Env, pc: PullContext): Promise<{ gitDir: string; from: string; to: string }> {
+  return range(env, pc);
+}
+
 export interface PullFiles {
   files: ChangedPath[];
   total: number;
