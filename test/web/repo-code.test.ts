@@ -467,3 +467,65 @@ describe("REQUIRE_SIGNIN_VIEW", () => {
     expect((await anon.get("/alice/tools?go-get=1")).status).toBe(200);
   });
 });
+
+describe("pushed trees: symlinks, submodules, READMEs in docs/, other encodings", () => {
+  const t = makeTestApp("", { listen: true });
+  let token: string;
+
+  beforeAll(async () => {
+    const { gitOk, authUrl } = await import("../support/git.ts");
+    const { mkdtempSync, mkdirSync, symlinkSync, writeFileSync, chmodSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const alice = await t.user("alice");
+    token = t.token(alice);
+    await t.ok("POST", `${API}/user/repos`, token, { name: "pushed" }, 201);
+    const dir = mkdtempSync(join(tmpdir(), "hearth-work-"));
+    await gitOk(["init", "-q", "-b", "main", dir]);
+    mkdirSync(join(dir, "docs"));
+    mkdirSync(join(dir, "notes"));
+    writeFileSync(join(dir, "docs", "README.md"), "# From docs\n\nThe [manual](manual.md).\n");
+    writeFileSync(join(dir, "notes", "README.txt"), "Plain <b>notes</b>\n");
+    writeFileSync(join(dir, "target.txt"), "the target\n");
+    symlinkSync("target.txt", join(dir, "link.txt"));
+    writeFileSync(join(dir, "run.sh"), "#!/bin/sh\necho hi\n");
+    chmodSync(join(dir, "run.sh"), 0o755);
+    writeFileSync(join(dir, "latin1.txt"), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a])); // "café" in Latin-1
+    writeFileSync(join(dir, ".gitmodules"), '[submodule "lib"]\n\tpath = vendor/lib\n\turl = https://example.com/lib.git\n');
+    await gitOk(["add", "-A"], { cwd: dir });
+    await gitOk(["update-index", "--add", "--cacheinfo", `160000,${"1".repeat(40)},vendor/lib`], { cwd: dir });
+    await gitOk(["commit", "-q", "-m", "A tree of every kind"], { cwd: dir });
+    await gitOk(["push", "-q", authUrl(t.baseUrl, "/alice/pushed.git", "alice", "password123"), "main"], { cwd: dir });
+  });
+
+  test("the top README may live in docs/; a directory's README.txt is shown as text", async () => {
+    const web = new WebClient(t);
+    const home = await web.page("/alice/pushed");
+    expect(home).toContain('<a href="/alice/pushed/src/branch/main/docs/README.md">docs/README.md</a>');
+    expect(home).toMatch(/<h1[^>]*>[\s\S]*From docs/);
+    expect(home).toContain('href="/alice/pushed/src/branch/main/docs/manual.md"');
+    const notes = await web.page("/alice/pushed/src/branch/main/notes");
+    expect(notes).toContain('<pre class="plain-text">Plain &lt;b&gt;notes&lt;/b&gt;\n</pre>');
+  });
+
+  test("symlinks, executables and submodules are told apart; a submodule links to its web address", async () => {
+    const web = new WebClient(t);
+    const vendor = await web.page("/alice/pushed/src/branch/main/vendor");
+    expect(vendor).toContain('<a href="https://example.com/lib" rel="nofollow noreferrer">lib</a>');
+    expect(vendor).toContain("Submodule: </span>");
+    expect((await web.get("/alice/pushed/src/branch/main/vendor/lib")).status).toBe(404);
+    const home = await web.page("/alice/pushed");
+    expect(home).toContain("Symbolic link: </span>");
+    const link = visibleText(await web.page("/alice/pushed/src/branch/main/link.txt"));
+    expect(link).toContain("Symbolic link");
+    expect(link).toContain("target.txt");
+    expect(visibleText(await web.page("/alice/pushed/src/branch/main/run.sh"))).toContain("Executable");
+    expect(await (await web.get("/alice/pushed/raw/branch/main/link.txt")).text()).toBe("target.txt");
+  });
+
+  test("a file that is not UTF-8 is shown as Latin-1, and served with that charset", async () => {
+    const web = new WebClient(t);
+    expect(visibleText(await web.page("/alice/pushed/src/branch/main/latin1.txt"))).toContain("café");
+    expect((await web.get("/alice/pushed/raw/branch/main/latin1.txt")).headers.get("content-type")).toBe("text/plain; charset=iso-8859-1");
+  });
+});

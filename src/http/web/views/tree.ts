@@ -66,8 +66,6 @@ export interface SwitcherOptions {
   /** The page the filter form submits to (this page, without its query). */
   action: string;
   filter: string;
-  /** The number of names shown of each kind. */
-  limit: number;
 }
 
 /**

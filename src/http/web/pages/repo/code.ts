@@ -24,6 +24,7 @@ import {
 import { repoHtmlUrl } from "../../../../convert/content.ts";
 import { NotFound } from "../../../../lib/errors.ts";
 import { html, trusted, type Html } from "../../../../lib/html.ts";
+import { Lru } from "../../../../services/markup/lru.ts";
 import { page, type PageContext } from "../../page.ts";
 import { repoHeader, repoPath, escapePath } from "../../views/repo-header.ts";
 import { pageNumber, pager } from "../../views/pager.ts";
@@ -66,8 +67,7 @@ async function highlighted(fileName: string, text: string, oid: string): Promise
 }
 
 /** Rendered READMEs and Markdown files, by blob, revision, directory and viewer, for a few minutes. */
-const rendered = new Map<string, { html: string; at: number }>();
-const RENDERED_MAX = 64;
+const rendered = new Lru<{ html: string; at: number }>(64, 8 * 1024 * 1024);
 const RENDERED_MS = 5 * 60_000;
 
 async function renderDocument(ctx: RepoPage, ref: CodeRef, dir: string, oid: string, text: string): Promise<Html> {
@@ -76,9 +76,7 @@ async function renderDocument(ctx: RepoPage, ref: CodeRef, dir: string, oid: str
   if (hit && Date.now() - hit.at < RENDERED_MS) return trusted(hit.html);
   const { renderMarkdown } = await import("../../../../services/markup/markdown.ts");
   const out = await renderMarkdown(ctx.env, text, { mode: "document", viewer: ctx.doer, repo: ctx.repo, refPath: refSub(ref), treePath: dir });
-  rendered.delete(key);
-  rendered.set(key, { html: out, at: Date.now() });
-  while (rendered.size > RENDERED_MAX) rendered.delete(rendered.keys().next().value!);
+  rendered.set(key, { html: out, at: Date.now() }, out.length);
   // Sanitised by the markup service: the one kind of markup pages trust.
   return trusted(out);
 }
@@ -121,9 +119,8 @@ function switcher(ctx: RepoPage, ref: CodeRef, treePath: string, names: Awaited<
     ref,
     names,
     treePath,
-    action: ctx.url.pathname,
+    action: `${ctx.base}${ctx.url.pathname}`,
     filter: ctx.query.get("ref_q") ?? "",
-    limit: SWITCHER_LIMIT,
   });
 }
 
@@ -270,25 +267,8 @@ ${pager(ctx.url, pageNo, ENTRIES_PER_PAGE, entries.length)}`;
 /**
  * Source files as their numbered, highlighted table, by blob and file name (the name picks the
  * language): a blob never changes, so showing a file again reads nothing and builds nothing.
- * Bounded by entries and by the characters held.
  */
-const sourceTables = new Map<string, { size: number; lines: number; table: Html }>();
-const SOURCE_TABLES_MAX = 48;
-const SOURCE_TABLES_CHARS = 48 * 1024 * 1024;
-let sourceTableChars = 0;
-
-function rememberTable(key: string, entry: { size: number; lines: number; table: Html }): void {
-  const old = sourceTables.get(key);
-  if (old) sourceTableChars -= old.table.value.length;
-  sourceTables.delete(key);
-  sourceTables.set(key, entry);
-  sourceTableChars += entry.table.value.length;
-  for (const [k, v] of sourceTables) {
-    if (sourceTables.size <= SOURCE_TABLES_MAX && sourceTableChars <= SOURCE_TABLES_CHARS) break;
-    sourceTables.delete(k);
-    sourceTableChars -= v.table.value.length;
-  }
-}
+const sourceTables = new Lru<{ size: number; lines: number; table: Html }>(48, 16 * 1024 * 1024);
 
 type Shown = Awaited<ReturnType<typeof fileContent>> | { kind: "table"; size: number; lines: number; table: Html };
 
@@ -300,7 +280,6 @@ async function filePage(ctx: RepoPage, ref: CodeRef, entry: CodeEntry, headers?:
   const markdownName = MARKDOWN.test(entry.name);
   const tableKey = `${entry.oid}\0${entry.name}`;
   const known = markdownName && !source ? undefined : sourceTables.get(tableKey);
-  if (known) rememberTable(tableKey, known);
   const [content, names, last] = await Promise.all([
     known ? ({ kind: "table", ...known } as Shown) : fileContent(env, rc, entry.oid),
     refNames(env, rc, SWITCHER_LIMIT, ctx.query.get("ref_q") ?? ""),
@@ -339,7 +318,7 @@ async function filePage(ctx: RepoPage, ref: CodeRef, entry: CodeEntry, headers?:
         view = html`<p class="empty">This file is empty.</p>`;
       } else {
         const table = codeTable(await highlighted(entry.name, content.text, entry.oid));
-        rememberTable(tableKey, { size: content.size, lines, table });
+        sourceTables.set(tableKey, { size: content.size, lines, table }, table.value.length);
         view = html`<div class="file-view">${table}</div>`;
       }
       break;
