@@ -45,7 +45,7 @@ describe("a pull request's files and commits", () => {
     const text = visibleText(page);
     expect(text).toContain("1 changed file with 1 addition and 0 deletions");
     expect(text).toContain("feat.txt");
-    expect(text).toContain("wants to merge feat into main");
+    expect(text).toContain("alice wants to merge 1 commit from feat into main");
     expect(page).toMatch(/<tr class="add"><td class="ln"><\/td><td class="ln">1<\/td><td class="sign">\+<span class="sr-only">added<\/span><\/td><td class="code">feat<\/td><\/tr>/);
     // The tabs lead to the conversation and the commits, the current one marked.
     expect(hrefs(page)).toContain(`/alice/tools/pulls/${fx.pull}`);
@@ -107,6 +107,15 @@ describe("a pull request's files and commits", () => {
       const ctx = { env: t.env, base: "", url, query: url.searchParams, doer } as unknown as PageContext & { doer: Doer | undefined };
       return pullDiffOrPatch(ctx, owner, repo, index, kind);
     };
+
+    test("reached through /pulls/{index}.diff and .patch", async () => {
+      const diff = await anon.get(`/alice/tools/pulls/${fx.pull}.diff`);
+      expect(diff.status).toBe(200);
+      expect(await diff.text()).toContain("diff --git a/feat.txt b/feat.txt");
+      const patch = await anon.get(`/alice/tools/pulls/${fx.pull}.patch`);
+      expect(await patch.text()).toMatch(/^From [0-9a-f]{40} /);
+      await anon.page(`/alice/secret/pulls/${secret.pull}.diff`, 404);
+    });
 
     test("the diff and the patch of a request, as plain text", async () => {
       const diff = await call(undefined, "alice", "tools", String(fx.pull), "diff");

@@ -56,6 +56,11 @@ describe("release pages", () => {
     // The source archives are the API's zipball_url and tarball_url.
     expect(hrefs(page)).toContain(pathOf(v2.zipball_url));
     expect(hrefs(page)).toContain(pathOf(v2.tarball_url));
+    for (const url of [v2.zipball_url, v2.tarball_url]) {
+      const archive = await anon.get(pathOf(url));
+      expect(archive.status).toBe(200);
+      await archive.arrayBuffer();
+    }
     // v1 is the latest release (v2 is a pre-release); the draft is not shown to the anonymous.
     expect(text).toMatch(/v1 Latest/);
     expect(text).not.toContain("Unfinished");

@@ -21,6 +21,8 @@ export interface BranchRowView extends BranchView {
 /** Distances by `{default head}..{branch head}`: both are commit ids, so an entry never goes stale. */
 const distances = new Map<string, Promise<{ ahead: number; behind: number } | undefined>>();
 const MAX_DISTANCES = 2048;
+/** How long a branch page waits for distances still being counted. */
+const DISTANCE_WAIT_MS = 300;
 
 function distance(gitDir: string, base: string, head: string) {
   const key = `${gitDir}\0${base}\0${head}`;
@@ -69,10 +71,16 @@ export async function branchList(env: Env, rc: RepoContext, page: { offset: numb
   ]);
   const others = listed.items.filter((b) => b.name !== rc.repo.defaultBranch);
   const base = defaultBranch?.commit.id;
-  const items = await limited(others, 4, async (b) => ({
-    ...b,
-    distance: base ? await distance(gitDir, base, b.commit.id) : undefined,
-  }));
+  // Distances are counted while the page waits up to DISTANCE_WAIT_MS; those not counted by then
+  // are left out of this answer and kept for the next (a far-diverged branch of a big history).
+  const found = new Map<string, { ahead: number; behind: number } | undefined>();
+  if (base) {
+    const counting = limited(others, 4, async (b) => found.set(b.name, await distance(gitDir, base, b.commit.id))).catch(() => undefined);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([counting, new Promise((resolve) => (timer = setTimeout(resolve, DISTANCE_WAIT_MS)))]);
+    clearTimeout(timer);
+  }
+  const items = others.map((b) => ({ ...b, distance: found.get(b.name) }));
   return { defaultBranch, items, total: listed.total };
 }
 

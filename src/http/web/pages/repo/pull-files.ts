@@ -11,6 +11,7 @@ import { assertRepoAccess } from "../../../../services/access/repo-access.ts";
 import { pullCommits, pullDiffOrPatch as pullDiffText } from "../../../../services/pull/changes.ts";
 import { pullDiffPage, pullFileCount } from "../../../../services/pull/files-view.ts";
 import { pullFromPath, sideOf, type PullContext } from "../../../../services/pull/lookup.ts";
+import { getUserById } from "../../../../services/user/lookup.ts";
 import { repoByPath } from "../../../access.ts";
 import { webRedirect } from "../../../doors/web.ts";
 import { page, type PageContext } from "../../page.ts";
@@ -34,13 +35,21 @@ function pullHead(ctx: PageContext & { doer: Doer | undefined }, pc: PullContext
   const word = { merged: "Merged", closed: "Closed", open: "Open" }[state];
   const head = sideOf(env, ctx.doer, pull.headRepoId);
   const headLabel = head && head.repo.id !== pc.repo.id ? `${head.owner.name}/${head.repo.name}:${pull.headBranch}` : pull.headBranch;
+  const poster = issue.originalAuthor ? undefined : getUserById(env, issue.posterId);
+  const who = issue.originalAuthor
+    ? html`<span class="author">${issue.originalAuthor}</span>`
+    : poster
+      ? html`<a class="author" href="${base}/${encodeURIComponent(poster.name)}">${poster.name}</a>`
+      : html`<span class="author">Ghost</span>`;
+  const n = counts.commits;
+  const commitsText = n === undefined ? "commits" : `${n} commit${n === 1 ? "" : "s"}`;
   const tab = (id: PullTab | "conversation", href: string, label: string, count?: number) =>
     html`<a href="${href}"${current === id ? html` aria-current="page"` : ""}>${label}${count !== undefined ? html` <span class="counter">${count}</span>` : ""}</a>`;
   const conv = `${at}/pulls/${issue.index}`;
   return html`${repoHeader(base, pc, "pulls")}
 <div class="issue-head">
 <h2 class="issue-title">${issue.title} <span class="muted">#${issue.index}</span></h2>
-<p class="issue-state"><span class="state ${state}">${word}</span> ${pull.hasMerged ? "merged" : "wants to merge"} <code>${headLabel}</code> into <a href="${at}/src/branch/${escapePath(
+<p class="issue-state"><span class="state ${state}">${word}</span> ${who} ${pull.hasMerged ? "merged" : "wants to merge"} ${commitsText} from <code>${headLabel}</code> into <a href="${at}/src/branch/${escapePath(
     pull.baseBranch,
   )}"><code>${pull.baseBranch}</code></a>${pull.hasMerged && pull.mergedUnix ? html` ${timeAgo(pull.mergedUnix)}` : ""}</p>
 </div>
