@@ -81,6 +81,10 @@ describe("release pages", () => {
     expect(text).toContain("Second <release>");
     expect(text).toContain("Notes with bold text.");
     await anon.page("/alice/tools/releases/tag/nope", 404);
+    // A tag name with a slash keeps it in the path.
+    const slashed = await t.ok("POST", `${API}/alice/tools/releases`, token, { tag_name: "rel/2", name: "Slashed", prerelease: true }, 201);
+    expect(pathOf(slashed.html_url)).toBe("/alice/tools/releases/tag/rel/2");
+    expect(visibleText(await anon.page(pathOf(slashed.html_url)))).toContain("Slashed");
   });
 
   test("/releases/latest goes to the latest release, neither draft nor pre-release", async () => {
