@@ -99,8 +99,13 @@ export function createApp(env: Env) {
 
   // Web pages: each page's module (and the page machinery itself) is imported by its first request.
   const webPages = () => import("./web/run-page.ts");
+  // A page path's first segment can be any name, but /api belongs to the API: what it does not
+  // route is the API's JSON 404, never a profile or repository page of a user called "api".
+  const isApiPath = (path: string) => path === "/api" || path.startsWith("/api/");
   for (const route of webRoutes) {
-    router.add(route.method, route.path, async (request, params) => (await webPages()).runPage(deps, route, request, params, clientIp(request)));
+    router.add(route.method, route.path, async (request, params) =>
+      isApiPath(requestPath(request.url)) ? errorResponse(env, new NotFound()) : (await webPages()).runPage(deps, route, request, params, clientIp(request)),
+    );
   }
   // The web interface's stylesheet and logo, named by content hash; other assets are embedded files.
   const asset = async (request: Request) =>
@@ -112,7 +117,7 @@ export function createApp(env: Env) {
   const notFound = async (request: Request, path: string): Promise<Response> => {
     const asset = request.method === "GET" || request.method === "HEAD" ? staticResponse(path) : undefined;
     if (asset) return asset;
-    if (path === "/api" || path.startsWith("/api/")) return errorResponse(env, new NotFound());
+    if (isApiPath(path)) return errorResponse(env, new NotFound());
     return (await webPages()).notFoundPage(deps, request, clientIp(request));
   };
 
