@@ -153,3 +153,32 @@ export async function serveArchive(env: Env, archive: Archive, immutableBase: st
   headers.set("Last-Modified", new Date().toUTCString());
   return new Response(body, { status: 200, headers });
 }
+
+/** A stored attachment (issue, comment or release file) as a download page serves it. */
+export interface StoredAttachment {
+  path: string;
+  attachment: { uuid: string; name: string; createdUnix: number };
+  repo: { isPrivate: boolean };
+}
+
+/**
+ * An attachment's bytes exactly as stored, under the protective headers of every served user file
+ * (never as a page of this site), with its uuid as ETag.
+ */
+export async function serveAttachmentFile(env: Env, request: Request, found: StoredAttachment): Promise<Response> {
+  const etag = `"${found.attachment.uuid}"`;
+  const inm = request.headers.get("if-none-match");
+  if (inm && inm.split(",").some((t) => t.trim() === etag)) return new Response(null, { status: 304, headers: { ETag: etag } });
+  const file = Bun.file(found.path);
+  const head = new Uint8Array(await file.slice(0, SNIFF_BYTES).arrayBuffer());
+  const headers = userContentHeaders(env.settings, {
+    contentType: userContentType(head),
+    filename: found.attachment.name.slice(found.attachment.name.lastIndexOf("/") + 1),
+    disposition: "inline",
+    cachePublic: !found.repo.isPrivate,
+  });
+  headers.set("ETag", etag);
+  headers.set("Last-Modified", new Date(found.attachment.createdUnix * 1000).toUTCString());
+  headers.set("Content-Length", String(file.size));
+  return new Response(file, { status: 200, headers });
+}

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { makeTestApp, type TestApp } from "../support/app.ts";
 import { populateRepo } from "../support/fixtures.ts";
 import { WebClient, signedIn, visibleText } from "../support/web.ts";
+import { requireUser } from "../../src/services/user/lookup.ts";
 
 const API = "/api/v1/repos";
 const pathOf = (url: string) => new URL(url).pathname;
@@ -121,6 +122,19 @@ describe("release pages", () => {
     await stranger.page("/alice/tools/releases/download/v3/draft.bin", 404);
     const owner = await signedIn(t, "alice");
     expect((await owner.get("/alice/tools/releases/download/v3/draft.bin")).status).toBe(200);
+  });
+
+  test("install scripts download a private release's asset with a token; a token without the repository scope is refused", async () => {
+    const path = "/alice/secret/releases/download/v1/secret.bin";
+    const withToken = await t.request("GET", path, { token });
+    expect(withToken.status).toBe(200);
+    expect(new Uint8Array(await withToken.arrayBuffer())).toEqual(ASSET);
+    expect((await t.request("GET", path, { basic: ["alice", "password123"] })).status).toBe(200);
+    const issuesOnly = t.token(requireUser(t.env, "alice"), ["read:issue"]);
+    expect((await t.request("GET", path, { token: issuesOnly })).status).toBe(403);
+    const bad = await t.request("GET", path, { token: "0".repeat(40) });
+    expect(bad.status).toBe(401);
+    expect(bad.headers.get("www-authenticate")).toContain("Basic");
   });
 
   test("a private repository's releases are 404 to strangers, there for the owner", async () => {

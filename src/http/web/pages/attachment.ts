@@ -1,8 +1,7 @@
 import type { Principal } from "../../../auth/principal.ts";
 import { NotFound } from "../../../lib/errors.ts";
-import { userContentType } from "../../../lib/sniff.ts";
 import { countDownload, findDownload, type Download } from "../../../services/issue/attachments.ts";
-import { userContentHeaders } from "../../user-content.ts";
+import { serveAttachmentFile } from "../../serve-file.ts";
 import { page } from "../page.ts";
 
 /**
@@ -29,22 +28,6 @@ export const attachment = page({
     const found = findDownload(ctx.env, ctx.doer, ctx.params.uuid ?? "");
     if (!found || !tokenAllows(ctx.principal, found)) throw new NotFound();
     countDownload(ctx.env, found.attachment);
-
-    const etag = `"${found.attachment.uuid}"`;
-    const inm = ctx.request.headers.get("if-none-match");
-    if (inm && inm.split(",").some((t) => t.trim() === etag)) return new Response(null, { status: 304, headers: { ETag: etag } });
-
-    const file = Bun.file(found.path);
-    const head = new Uint8Array(await file.slice(0, 1024).arrayBuffer());
-    const headers = userContentHeaders(ctx.env.settings, {
-      contentType: userContentType(head),
-      filename: found.attachment.name.slice(found.attachment.name.lastIndexOf("/") + 1),
-      disposition: "inline",
-      cachePublic: !found.repo.isPrivate,
-    });
-    headers.set("ETag", etag);
-    headers.set("Last-Modified", new Date(found.attachment.createdUnix * 1000).toUTCString());
-    headers.set("Content-Length", String(file.size));
-    return new Response(file, { status: 200, headers });
+    return serveAttachmentFile(ctx.env, ctx.request, found);
   },
 });

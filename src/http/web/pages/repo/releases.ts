@@ -11,8 +11,7 @@ import type { Env } from "../../../../services/env.ts";
 import type { RepoContext } from "../../../../services/repo/lookup.ts";
 import { latestRelease, listReleases, releaseByTag, viewOf, type ReleaseView } from "../../../../services/release/releases.ts";
 import { findReleaseDownload } from "../../../../services/release/download.ts";
-import { userContentType } from "../../../../lib/sniff.ts";
-import { userContentHeaders } from "../../../user-content.ts";
+import { serveAttachmentFile } from "../../../serve-file.ts";
 import { page } from "../../page.ts";
 import { avatarImg } from "../../layout.ts";
 import { escapePath, repoHeader, repoPath } from "../../views/repo-header.ts";
@@ -156,24 +155,11 @@ export const latest = page({
 
 /** `/releases/download/{tag}/{file}`: the asset's bytes, counted, under the headers of every served user file. */
 export const download = page({
-  access: readReleases,
+  access: { scope: "repository", signIn: false, repo: { read: "releases" } },
+  // Install scripts fetch assets with a token, as Gitea's web accepts on this path.
+  acceptsTokens: true,
   async handler(ctx) {
-    const { env, repo: rc, doer } = ctx;
-    const found = findReleaseDownload(env, rc, doer, ctx.params.tag ?? "", ctx.params.file ?? "");
-    const etag = `"${found.attachment.uuid}"`;
-    const inm = ctx.request.headers.get("if-none-match");
-    if (inm && inm.split(",").some((t) => t.trim() === etag)) return new Response(null, { status: 304, headers: { ETag: etag } });
-    const file = Bun.file(found.path);
-    const head = new Uint8Array(await file.slice(0, 1024).arrayBuffer());
-    const headers = userContentHeaders(env.settings, {
-      contentType: userContentType(head),
-      filename: found.attachment.name.slice(found.attachment.name.lastIndexOf("/") + 1),
-      disposition: "inline",
-      cachePublic: !found.repo.isPrivate,
-    });
-    headers.set("ETag", etag);
-    headers.set("Last-Modified", new Date(found.attachment.createdUnix * 1000).toUTCString());
-    headers.set("Content-Length", String(file.size));
-    return new Response(file, { status: 200, headers });
+    const found = findReleaseDownload(ctx.env, ctx.repo, ctx.doer, ctx.params.tag ?? "", ctx.params.file ?? "");
+    return serveAttachmentFile(ctx.env, ctx.request, found);
   },
 });
