@@ -4,6 +4,10 @@ import { TOTP, Secret } from "otpauth";
 import { makeTestApp } from "../support/app.ts";
 import { launchChromium } from "../support/browser.ts";
 import { enrollTotp } from "../../src/services/user/twofactor.ts";
+import { requireUser } from "../../src/services/user/lookup.ts";
+import { populateRepo } from "../support/fixtures.ts";
+
+const AXE = require.resolve("axe-core/axe.min.js");
 
 /**
  * The web interface in a real browser with JavaScript off, as a person without scripts uses it:
@@ -98,5 +102,169 @@ describe("forms from another site", () => {
     } finally {
       evil.stop(true);
     }
+  });
+});
+
+describe("the pages people reach from the API and from each other", () => {
+  let fx: Awaited<ReturnType<typeof populateRepo>>;
+  let api: Record<string, string>;
+  beforeAll(async () => {
+    const token = t.token(requireUser(t.env, "alice"));
+    fx = await populateRepo(t, token, "alice", "tools");
+    await populateRepo(t, token, "alice", "hidden", { private: true });
+    const base = "/api/v1/repos/alice/tools";
+    const get = (path: string) => t.ok("GET", `${base}${path}`, token);
+    const issue = await get(`/issues/${fx.issue}`);
+    const comment = await get(`/issues/comments/${fx.comment}`);
+    const pull = await get(`/pulls/${fx.pull}`);
+    const release = await get(`/releases/${fx.release}`);
+    const commit = await get(`/git/commits/${fx.head}`);
+    const readme = await get("/contents/README.md");
+    api = {
+      user: (await t.ok("GET", "/api/v1/users/alice", token)).html_url,
+      repo: (await get("")).html_url,
+      issue: issue.html_url,
+      comment: comment.html_url,
+      pull: pull.html_url,
+      release: release.html_url,
+      commit: commit.html_url,
+      file: readme.html_url,
+      download: readme.download_url,
+    };
+  });
+
+  test("every html_url the API hands out opens its page in the browser", async () => {
+    const { ctx, page, elsewhere } = await context();
+    const expectations: Record<string, RegExp> = {
+      user: /alice/,
+      repo: /tools/,
+      issue: /i1/,
+      comment: /i1/,
+      pull: /\bp\b/,
+      release: /v1/,
+      commit: /Initial commit|README/i,
+      file: /README\.md/,
+    };
+    for (const [name, pattern] of Object.entries(expectations)) {
+      // A fresh load each time (the comment's URL differs from the issue's only by its fragment).
+      await page.goto("about:blank");
+      const response = await page.goto(api[name]!);
+      expect({ name, status: response?.status() }).toEqual({ name, status: 200 });
+      expect({ name, h1: pattern.test(await page.locator("main").innerText()) }).toEqual({ name, h1: true });
+    }
+    // The comment's anchor is on its page.
+    await page.goto("about:blank");
+    await page.goto(api.comment!);
+    expect(await page.locator(`[id="${new URL(api.comment!).hash.slice(1)}"]`).count()).toBe(1);
+    const raw = await page.goto(api.download!);
+    expect(raw?.status()).toBe(200);
+    expect(elsewhere).toEqual([]);
+    await ctx.close();
+  });
+
+  test("a stranger finds nothing of a private repository", async () => {
+    await t.user("mallory");
+    const { ctx, page } = await context();
+    await signIn(page, "mallory");
+    for (const path of ["alice/hidden", "alice/hidden/issues", "alice/hidden/src/branch/main/README.md", "alice/hidden/raw/branch/main/README.md", "alice/hidden/archive/main.zip", "alice/hidden/releases"]) {
+      const response = await page.goto(`${t.baseUrl}${path}`);
+      expect({ path, status: response?.status() }).toEqual({ path, status: 404 });
+    }
+    await page.goto(`${t.baseUrl}explore/repos`);
+    expect(await page.locator("main").innerText()).not.toContain("hidden");
+    await ctx.close();
+  });
+
+  test("a token made on the settings page works on the API, and is shown only once", async () => {
+    const { ctx, page } = await context();
+    await signIn(page, "alice");
+    await page.getByRole("navigation", { name: "Site" }).getByRole("link", { name: "Settings" }).click();
+    await page.getByRole("link", { name: "Applications" }).click();
+    await page.getByLabel("Token Name").fill("from-the-browser");
+    await page.getByLabel("repository", { exact: true }).selectOption("read:repository");
+    await page.getByLabel("user", { exact: true }).selectOption("read:user");
+    await page.getByRole("button", { name: "Generate Token" }).click();
+    const token = (await page.locator(".flash .secret").innerText()).trim();
+    expect(token).toMatch(/^[0-9a-f]{40}$/);
+    const me = await t.request("GET", "/api/v1/user", { token });
+    expect(me.status).toBe(200);
+    expect(((await me.json()) as { login: string }).login).toBe("alice");
+    // Read-only: a write is refused.
+    expect((await t.request("POST", "/api/v1/user/repos", { token, body: { name: "nope" } })).status).toBe(403);
+    await page.reload();
+    expect(await page.locator(".flash .secret").count()).toBe(0);
+    await ctx.close();
+  });
+});
+
+describe("Markdown from users cannot run scripts", () => {
+  test("script, event handlers and javascript: links in an issue stay inert with JavaScript on", async () => {
+    const token = t.token(requireUser(t.env, "alice"));
+    await t.ok("POST", "/api/v1/user/repos", token, { name: "xss", auto_init: true }, 201);
+    const body = [
+      "<script>document.title='pwned'</script>",
+      "<img src=x onerror=\"document.title='pwned'\">",
+      "[click](javascript:document.title='pwned')",
+      "<a href=\"jav&#x09;ascript:document.title='pwned'\">tab</a>",
+      "<svg><script>document.title='pwned'</script></svg>",
+      "<iframe src=\"javascript:parent.document.title='pwned'\"></iframe>",
+      "<details open ontoggle=\"document.title='pwned'\">x</details>",
+    ].join("\n\n");
+    const issue = await t.ok("POST", "/api/v1/repos/alice/xss/issues", token, { title: "<img src=x onerror=\"document.title='pwned'\">", body }, 201);
+    // The page's policy forbids every script anyway; bypassing it leaves the sanitiser alone to prove.
+    const ctx = await browser.newContext({ javaScriptEnabled: true, bypassCSP: true });
+    const page = await ctx.newPage();
+    const dialogs: string[] = [];
+    page.on("dialog", (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    await page.goto(issue.html_url);
+    await page.waitForLoadState("load");
+    for (const link of await page.locator("main a").all()) {
+      expect((await link.getAttribute("href")) ?? "").not.toMatch(/^\s*javascript:/i);
+    }
+    expect(await page.title()).not.toBe("pwned");
+    expect(dialogs).toEqual([]);
+    await ctx.close();
+  });
+});
+
+describe("accessibility", () => {
+  test("axe finds no critical or serious problem on the main pages", async () => {
+    const { ctx, page } = await context();
+    await signIn(page, "alice");
+    const pages = [
+      "",
+      "explore/repos",
+      "alice",
+      "alice/tools",
+      "alice/tools/src/branch/main/README.md",
+      "alice/tools/commits/branch/main",
+      "alice/tools/issues",
+      "alice/tools/issues/1",
+      "alice/tools/pulls",
+      "alice/tools/releases",
+      "user/settings",
+      "user/settings/applications",
+    ];
+    const problems: string[] = [];
+    // axe runs as a script the page's own policy would forbid: a context with JavaScript on,
+    // bypassing the page's CSP, injects it.
+    const axeCtx = await browser.newContext({ bypassCSP: true, storageState: await ctx.storageState() });
+    const axePage = await axeCtx.newPage();
+    for (const path of pages) {
+      await axePage.goto(`${t.baseUrl}${path}`);
+      await axePage.addScriptTag({ path: AXE });
+      const result = (await axePage.evaluate(`axe.run(document, { resultTypes: ["violations"] })`)) as {
+        violations: { id: string; impact: string; nodes: { target: string[] }[] }[];
+      };
+      for (const v of result.violations) {
+        if (v.impact === "critical" || v.impact === "serious") problems.push(`/${path}: ${v.id} (${v.impact}) at ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`);
+      }
+    }
+    expect(problems).toEqual([]);
+    await axeCtx.close();
+    await ctx.close();
   });
 });
