@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
+import { launchChromium } from "../support/browser.ts";
 import { makeTestApp } from "../support/app.ts";
 
 /**
@@ -8,29 +8,11 @@ import { makeTestApp } from "../support/app.ts";
  * tab, which no HTTP-level test sees. Debian's chromium, driven by playwright-core, opens
  * /api/swagger of a listening server and must render the operations from /swagger.v1.json.
  */
-const CHROMIUM = [process.env.CHROMIUM, "/usr/bin/chromium", "/usr/lib/chromium/chromium"].find(
-  (path): path is string => !!path && existsSync(path),
-);
-
 const t = makeTestApp("", { listen: true });
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!CHROMIUM) throw new Error("chromium not found: apt-get install chromium (or set CHROMIUM to its path)");
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-dev-shm-usage",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

@@ -259,7 +259,7 @@ describe("repository code pages", () => {
       expect(big).not.toContain("x".repeat(1000));
       const lfs = await web.page("/alice/tools/src/branch/main/asset.psd");
       expect(visibleText(lfs)).toContain("Stored with Git LFS");
-      expect(visibleText(lfs)).toContain("12.1 KiB");
+      expect(visibleText(lfs)).toContain("12 KiB");
       expect(lfs).toContain('href="/alice/tools/media/branch/main/asset.psd"');
     });
 

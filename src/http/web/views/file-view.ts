@@ -1,5 +1,5 @@
 import { html, trusted, type Html } from "../../../lib/html.ts";
-import { fileSize } from "./tree.ts";
+import { fileSize } from "../../../lib/file-size.ts";
 
 // A file of a repository as its page shows it: a table of numbered lines, and the box around it.
 

@@ -3,6 +3,7 @@ import type { TimelineView } from "../../../services/issue/timeline.ts";
 import { CommentType, ReviewType, type ConversationPage, type ReactionSummary } from "../../../services/issue/conversation.ts";
 import type { Env } from "../../../services/env.ts";
 import { secToTime } from "../../../lib/duration.ts";
+import { fileSize } from "../../../lib/file-size.ts";
 import { html, type Html, type HtmlValue } from "../../../lib/html.ts";
 import { avatarImg } from "../layout.ts";
 import { timeAgo } from "./time.ts";
@@ -48,17 +49,6 @@ export function reactionList(list: ReactionSummary[] | undefined): Html {
   })}</ul>`;
 }
 
-/** A size in bytes as people read it. */
-export function fileSize(bytes: number): string {
-  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
-  let n = bytes;
-  let i = 0;
-  while (n >= 1024 && i < units.length - 1) {
-    n /= 1024;
-    i++;
-  }
-  return i === 0 ? `${n} B` : `${n.toFixed(1)} ${units[i]}`;
-}
 
 /** Files attached to an issue or a comment, each a link to `/attachments/{uuid}`. */
 export function attachmentList(base: string, files: AttachmentRow[] | undefined): Html {

@@ -17,17 +17,6 @@ export function srcLink(repoLink: string, ref: Pick<CodeRef, "kind" | "name">, p
 
 export const commitLink = (repoLink: string, oid: string) => `${repoLink}/commit/${oid}`;
 
-/** Gitea's base.FileSize: bytes in binary units with one decimal. */
-export function fileSize(bytes: number): string {
-  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
-  let n = bytes;
-  let i = 0;
-  while (n >= 1024 && i < units.length - 1) {
-    n /= 1024;
-    i++;
-  }
-  return i === 0 ? `${bytes} B` : `${n.toFixed(1).replace(/\.0$/, "")} ${units[i]}`;
-}
 
 /** The icons of the file list, defined once per page and used by reference (`<use href="#i-dir">`). */
 export const ICON_SPRITE = html`<svg class="sprite" aria-hidden="true" focusable="false" width="0" height="0"><defs>

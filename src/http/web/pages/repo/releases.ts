@@ -4,6 +4,7 @@
  * release; and an asset by tag and file name, the link install scripts use (anonymous on a
  * public repository).
  */
+import { fileSize } from "../../../../lib/file-size.ts";
 import { html, trusted, type Html } from "../../../../lib/html.ts";
 import { NotFound } from "../../../../lib/errors.ts";
 import type { Doer } from "../../../../services/access/permission.ts";
@@ -25,17 +26,6 @@ const readReleases = { scope: "public", signIn: false, repo: { read: "releases" 
 /** Releases on a page of the list (Gitea's default `limit` of the releases page). */
 const PER_PAGE = 10;
 
-/** 1536 → "1.5 KiB", as Gitea's FileSize. */
-export function byteSize(n: number): string {
-  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
-  let v = n;
-  let u = 0;
-  while (v >= 1024 && u < units.length - 1) {
-    v /= 1024;
-    u++;
-  }
-  return u === 0 ? `${n} B` : `${v.toFixed(v < 10 ? 1 : 0)} ${units[u]}`;
-}
 
 async function notes(env: Env, doer: Doer | undefined, rc: RepoContext, text: string): Promise<Html> {
   if (!text.trim()) return html``;
@@ -61,7 +51,7 @@ async function releaseBox(env: Env, base: string, doer: Doer | undefined, rc: Re
   ];
   const assets = v.assets.map(
     (a) =>
-      html`<li><a href="${at}/releases/download/${tag}/${encodeURIComponent(a.name)}" rel="nofollow">${a.name}</a> <span class="muted small">${byteSize(a.size)} · ${a.downloadCount} download${
+      html`<li><a href="${at}/releases/download/${tag}/${encodeURIComponent(a.name)}" rel="nofollow">${a.name}</a> <span class="muted small">${fileSize(a.size)} · ${a.downloadCount} download${
         a.downloadCount === 1 ? "" : "s"
       }</span></li>`,
   );
