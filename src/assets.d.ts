@@ -23,3 +23,7 @@ declare module "*.svg" {
   const text: string;
   export default text;
 }
+declare module "*/assets/lines.js" {
+  const text: string;
+  export default text;
+}

@@ -112,6 +112,7 @@ export function createApp(env: Env) {
     (await import("./web/assets.ts")).webAsset(request, requestPath(request.url)) ?? notFound(request, requestPath(request.url));
   router.add("GET", "/assets/css/:file", asset);
   router.add("GET", "/assets/img/:file", asset);
+  router.add("GET", "/assets/js/:file", asset);
 
   /** No route: an embedded asset, Gitea's JSON 404 under /api, else the web's 404 page. */
   const notFound = async (request: Request, path: string): Promise<Response> => {

@@ -268,3 +268,30 @@ describe("accessibility", () => {
     await ctx.close();
   });
 });
+
+describe("a file's line ranges", () => {
+  test("#L3-L5 marks those lines with the page's one small script, and shift-click extends a range", async () => {
+    const token = t.token(requireUser(t.env, "alice"));
+    await t.ok("POST", "/api/v1/user/repos", token, { name: "lines", auto_init: true }, 201);
+    const text = Array.from({ length: 12 }, (_, i) => `line ${i + 1}`).join("\n");
+    await t.ok("POST", "/api/v1/repos/alice/lines/contents/twelve.txt", token, { content: btoa(text) }, 201);
+    const ctx = await browser.newContext({ javaScriptEnabled: true });
+    const page = await ctx.newPage();
+    const scripts: { url: string; bytes: number }[] = [];
+    page.on("response", async (r) => {
+      if (r.request().resourceType() === "script") scripts.push({ url: r.url(), bytes: (await r.body()).byteLength });
+    });
+    await page.goto(`${t.baseUrl}alice/lines/src/branch/main/twelve.txt#L3-L5`);
+    await page.waitForLoadState("load");
+    const marked = async () => page.locator("table.code tr.hl").evaluateAll((rows) => rows.map((r) => r.id));
+    expect(await marked()).toEqual(["L3", "L4", "L5"]);
+    await page.locator("#L8 td.ln a").click({ modifiers: ["Shift"] });
+    expect(new URL(page.url()).hash).toBe("#L3-L8");
+    expect(await marked()).toEqual(["L3", "L4", "L5", "L6", "L7", "L8"]);
+    // One script, from this site, far under the 50 KB any page may carry.
+    expect(scripts.length).toBe(1);
+    expect(new URL(scripts[0]!.url).origin).toBe(origin());
+    expect(scripts[0]!.bytes).toBeLessThan(2048);
+    await ctx.close();
+  });
+});

@@ -7,10 +7,18 @@ import { logoPath, stylesheet } from "./assets.ts";
 import { subUrl, type WebState } from "./state.ts";
 
 /** Security headers every page carries: no scripts from anywhere, no framing, no sniffing. */
+const policy = (scripts: string) =>
+  `default-src 'self'; script-src ${scripts}; style-src 'self'; img-src 'self' data:; object-src 'none'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'`;
+
+/**
+ * The policy of a page that enhances itself with this site's own script (a file view's line
+ * ranges): still no inline script and nothing from elsewhere.
+ */
+export const OWN_SCRIPTS_POLICY = { "Content-Security-Policy": policy("'self'") };
+
 export const PAGE_HEADERS: Record<string, string> = {
   "Content-Type": "text/html; charset=utf-8",
-  "Content-Security-Policy":
-    "default-src 'self'; script-src 'none'; style-src 'self'; img-src 'self' data:; object-src 'none'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'",
+  "Content-Security-Policy": policy("'none'"),
   "X-Frame-Options": "DENY",
   "X-Content-Type-Options": "nosniff",
   "Referrer-Policy": "same-origin",

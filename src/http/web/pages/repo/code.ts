@@ -26,6 +26,8 @@ import { NotFound } from "../../../../lib/errors.ts";
 import { html, trusted, type Html } from "../../../../lib/html.ts";
 import { Lru } from "../../../../services/markup/lru.ts";
 import { page, type PageContext } from "../../page.ts";
+import { OWN_SCRIPTS_POLICY } from "../../layout.ts";
+import { linesScript } from "../../assets.ts";
 import { repoHeader, repoPath, escapePath } from "../../views/repo-header.ts";
 import { pageNumber, pager } from "../../views/pager.ts";
 import { codeTable, countLines, fileHead, sizeFacts, type FileAction } from "../../views/file-view.ts";
@@ -360,7 +362,16 @@ ${latest ? html`<div class="box latest"><header>${commitLine(repoLink, latest)}<
 ${fileHead({ facts, actions })}
 ${view}
 </section>`;
-  return ctx.render({ title: `${rc.repo.name}/${entry.path} at ${ref.kind === "commit" ? ref.name.slice(0, 10) : ref.name}`, body, headers });
+  const title = `${rc.repo.name}/${entry.path} at ${ref.kind === "commit" ? ref.name.slice(0, 10) : ref.name}`;
+  // Numbered lines get the one script: `#L5-L10` ranges, which :target alone cannot mark.
+  const numbered = /<table class="code"/.test(view.value);
+  if (!numbered) return ctx.render({ title, body, headers });
+  return ctx.render({
+    title,
+    body,
+    head: html`<script src="${ctx.base}${linesScript}" defer></script>`,
+    headers: { ...headers, ...OWN_SCRIPTS_POLICY },
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
