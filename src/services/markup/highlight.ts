@@ -11,7 +11,7 @@
  */
 import { escapeHtml } from "./escape.ts";
 import { highlightAs, languageForFile } from "./hljs.ts";
-import { Lru } from "./lru.ts";
+import { Lru } from "../../lib/lru.ts";
 
 /** Above this many characters a file is shown plain, as Gitea's highlighter stops at 1 MiB. */
 export const HIGHLIGHT_MAX_CHARS = 1024 * 1024;

@@ -17,7 +17,7 @@ import type { Env } from "../env.ts";
 import type { MarkupContext } from "./context.ts";
 import { engine, restoreFences, type FenceState } from "./engine.ts";
 import { linkResolver } from "./links.ts";
-import { Lru } from "./lru.ts";
+import { Lru } from "../../lib/lru.ts";
 import { lookUpRefs } from "./lookups.ts";
 import { sanitizeRendered } from "./sanitize.ts";
 import { linkReferences, prepareTokens, scanReferences } from "./transform.ts";

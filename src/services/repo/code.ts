@@ -10,6 +10,7 @@ import type { Env } from "../env.ts";
 import { Visibility, type UserRow } from "../../db/schema/index.ts";
 import * as branchModel from "../../models/branch.ts";
 import { NotFound } from "../../lib/errors.ts";
+import { Lru } from "../../lib/lru.ts";
 import { parseLfsPointer, type LfsPointer } from "../../lib/lfs-pointer.ts";
 import { sniffType, SNIFF_BYTES } from "../../lib/sniff.ts";
 import { countCommits } from "../../git/log.ts";
@@ -42,28 +43,6 @@ const LIKELY_ID = /^[0-9a-f]{7,64}$/;
 const INVALID_REF = /[\x00-\x1f\x7f \\~^:?*[]|^[/.]|\/\.|\.lock$|\.lock\/|\.\.|\/\/|@\{|[/.]$|^@$/;
 /** The longest ref name tried as a path prefix: longer than any branch Gitea lets anyone make. */
 const MAX_REF_NAME = 1024;
-
-/** Small remembered results, most recently used last; commit ids never change meaning, so nothing goes stale. */
-class Lru<V> {
-  private readonly map = new Map<string, V>();
-  constructor(private readonly max: number) {}
-  get(key: string): V | undefined {
-    const v = this.map.get(key);
-    if (v !== undefined) {
-      this.map.delete(key);
-      this.map.set(key, v);
-    }
-    return v;
-  }
-  set(key: string, v: V): void {
-    this.map.delete(key);
-    this.map.set(key, v);
-    while (this.map.size > this.max) this.map.delete(this.map.keys().next().value!);
-  }
-  delete(key: string): void {
-    this.map.delete(key);
-  }
-}
 
 /**
  * The web's code reader (Gitea's reqRepoCodeReader on its web routes): the code unit switched on

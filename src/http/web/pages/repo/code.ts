@@ -24,7 +24,7 @@ import {
 import { repoHtmlUrl } from "../../../../convert/content.ts";
 import { NotFound } from "../../../../lib/errors.ts";
 import { html, trusted, type Html } from "../../../../lib/html.ts";
-import { Lru } from "../../../../services/markup/lru.ts";
+import { Lru } from "../../../../lib/lru.ts";
 import { page, type PageContext } from "../../page.ts";
 import { OWN_SCRIPTS_POLICY } from "../../layout.ts";
 import { linesScript } from "../../assets.ts";

@@ -9,7 +9,7 @@ export class Lru<V> {
 
   constructor(
     private readonly maxEntries: number,
-    private readonly maxWeight: number,
+    private readonly maxWeight = Number.POSITIVE_INFINITY,
   ) {}
 
   get(key: string): V | undefined {
@@ -35,6 +35,13 @@ export class Lru<V> {
       this.map.delete(k);
       this.total -= entry.weight;
     }
+  }
+
+  delete(key: string): void {
+    const old = this.map.get(key);
+    if (!old) return;
+    this.map.delete(key);
+    this.total -= old.weight;
   }
 
   get size(): number {

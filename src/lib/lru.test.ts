@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { Lru } from "../../src/services/markup/lru.ts";
+import { Lru } from "./lru.ts";
 
 test("the least recently used entries go first, by count and by weight; an entry heavier than the cache is not kept", () => {
   const lru = new Lru<string>(3, 10);
