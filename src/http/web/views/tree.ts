@@ -1,4 +1,6 @@
-import type { CodeEntry, CodeRef, RefNames, WalkedCommit } from "../../../services/repo/code.ts";
+import type { CodeRef } from "../../../services/repo/code-ref.ts";
+import type { CodeEntry, WalkedCommit } from "../../../services/repo/code-tree.ts";
+import type { RefNames } from "../../../services/repo/code-counts.ts";
 import { html, join, trusted, type Html } from "../../../lib/html.ts";
 import { escapePath } from "./repo-header.ts";
 import { timeAgo } from "./time.ts";

@@ -3,24 +3,10 @@ import type { Doer } from "../../../../services/access/permission.ts";
 import { UNIT_TYPE, type RepoUnit } from "../../../../services/access/permission.ts";
 import type { RepoContext } from "../../../../services/repo/lookup.ts";
 import { repoTopics } from "../../../../services/repo/lookup.ts";
-import {
-  accountOfEmail,
-  codeEntry,
-  commitCount,
-  commitInfo,
-  defaultBranchRef,
-  fileContent,
-  findReadme,
-  lastCommitsOf,
-  listDirectory,
-  refNames,
-  resolveCodeRef,
-  smallTextBlob,
-  submoduleUrls,
-  type CodeEntry,
-  type CodeRef,
-  type RefStyle,
-} from "../../../../services/repo/code.ts";
+import { commitCount, refNames } from "../../../../services/repo/code-counts.ts";
+import { fileContent, smallTextBlob, submoduleUrls } from "../../../../services/repo/code-files.ts";
+import { defaultBranchRef, resolveCodeRef, type CodeRef, type RefStyle } from "../../../../services/repo/code-ref.ts";
+import { accountOfEmail, codeEntry, commitInfo, findReadme, lastCommitsOf, listDirectory, type CodeEntry } from "../../../../services/repo/code-tree.ts";
 import { repoHtmlUrl } from "../../../../convert/content.ts";
 import { NotFound } from "../../../../lib/errors.ts";
 import { html, trusted, type Html } from "../../../../lib/html.ts";

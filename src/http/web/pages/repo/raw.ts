@@ -1,6 +1,7 @@
 import { repoApiUrl } from "../../../../convert/content.ts";
 import { NotFound } from "../../../../lib/errors.ts";
-import { blobById, rawFileAt, resolveCodeRef, webArchive, type RefStyle } from "../../../../services/repo/code.ts";
+import { blobById, rawFileAt, webArchive } from "../../../../services/repo/code-files.ts";
+import { resolveCodeRef, type RefStyle } from "../../../../services/repo/code-ref.ts";
 import { serveArchive, serveBlob } from "../../../serve-file.ts";
 import { page, type PageContext } from "../../page.ts";
 import { refSub } from "../../views/tree.ts";
