@@ -529,3 +529,18 @@ describe("pushed trees: symlinks, submodules, READMEs in docs/, other encodings"
     expect((await web.get("/alice/pushed/raw/branch/main/latin1.txt")).headers.get("content-type")).toBe("text/plain; charset=iso-8859-1");
   });
 });
+
+describe("a clone URL opened in a browser", () => {
+  const app = makeTestApp();
+  test("/{owner}/{repo}.git redirects to the repository's page", async () => {
+    const owner = await app.user("olive");
+    await app.ok("POST", "/api/v1/user/repos", app.token(owner), { name: "kit", auto_init: true }, 201);
+    const res = await app.request("GET", "/olive/kit.git");
+    expect(res.status).toBe(301);
+    expect(res.headers.get("location")).toBe("/olive/kit");
+    // git's own requests under the .git name still reach git.
+    const refs = await app.request("GET", "/olive/kit.git/info/refs?service=git-upload-pack");
+    expect(refs.status).toBe(200);
+    expect(refs.headers.get("content-type")).toBe("application/x-git-upload-pack-advertisement");
+  });
+});

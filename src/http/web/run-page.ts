@@ -65,6 +65,14 @@ export async function runPage(deps: WebDeps, route: WebRoute, request: Request, 
   const state = new WebState(env, request);
   const spec = (await route.load())[route.name] as AnyPage | undefined;
   if (!spec || spec.kind !== "page") throw new Error(`web page ${route.name} is not in its module`);
+  // A clone URL pasted into the browser (`/{owner}/{repo}.git`) opens the repository, as Gitea's
+  // RepoAssignment redirects it.
+  if (request.method === "GET" && params.repo && /\.git$/i.test(params.repo) && route.path.startsWith("/:owner/:repo")) {
+    const url = new URL(request.url);
+    const parts = url.pathname.split("/");
+    parts[2] = encodeURIComponent(params.repo.slice(0, -4));
+    return new Response(null, { status: 301, headers: { Location: `${subUrl(env)}${parts.join("/")}${url.search}` } });
+  }
   const call = newCall(request, ip, spec.access);
   const door = webDoor(env, state, { signInExempt: spec.signInExempt === true, tokens: spec.acceptsTokens ? deps.limiter : undefined });
   const base = subUrl(env);
