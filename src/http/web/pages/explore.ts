@@ -7,7 +7,7 @@ import { page, type PageContext } from "../page.ts";
 import { repoList } from "../views/repo-list.ts";
 import { pageNumber, pager } from "../views/pager.ts";
 import { accountList } from "../views/account-list.ts";
-import { ACCOUNT_ORDERS, accountOrder, keywordOf, REPO_ORDER_LABELS, repoOrder, searchForm } from "../views/list-search.ts";
+import { ACCOUNT_ORDERS, accountOrder, keywordOf, REPO_ORDER_LABELS, repoSearchOf, searchForm } from "../views/list-search.ts";
 
 const anyone = { scope: "public", signIn: false } as const;
 
@@ -41,19 +41,8 @@ export const exploreRepos = page({
   handler(ctx) {
     const { env, base, doer, query } = ctx;
     const perPage = env.settings.ui.explorePagingNum;
-    const pageNo = pageNumber(query);
-    const keyword = keywordOf(query);
-    const order = repoOrder(query);
-    const { rows, total } = searchRepos(env, doer, {
-      keyword: keyword || undefined,
-      includeDescription: true,
-      sort: order.sort,
-      descending: order.descending,
-      // Gitea's explore: `Private: signed in`, so an anonymous visitor sees only public repositories of public owners.
-      onlyPublic: !doer,
-      offset: (pageNo - 1) * perPage,
-      limit: perPage,
-    });
+    const { keyword, order, pageNo, search } = repoSearchOf(query, doer !== undefined, perPage);
+    const { rows, total } = searchRepos(env, doer, search);
     return ctx.render({
       title: "Explore repositories",
       body: html`${exploreHead(base, "repos")}

@@ -11,7 +11,7 @@ import { avatarImg } from "../layout.ts";
 import { repoList } from "../views/repo-list.ts";
 import { pageNumber, pager } from "../views/pager.ts";
 import { accountItem, accountPath, visibilityBadge, websiteLink } from "../views/account-list.ts";
-import { keywordOf, REPO_ORDER_LABELS, repoOrder, searchForm } from "../views/list-search.ts";
+import { REPO_ORDER_LABELS, repoSearchOf, searchForm } from "../views/list-search.ts";
 
 type Ctx = PageContext & { doer: Doer | undefined };
 type OrgTab = "repositories" | "members" | "teams";
@@ -99,19 +99,8 @@ ${showTeams ? tab("teams", `${orgPath(base, org)}/teams`, "Teams", counts.teams)
 export function orgHome(ctx: Ctx, org: UserRow): Response {
   const { env, base, doer, query } = ctx;
   const perPage = env.settings.ui.explorePagingNum;
-  const pageNo = pageNumber(query);
-  const keyword = keywordOf(query);
-  const order = repoOrder(query);
-  const repos = searchRepos(env, doer, {
-    ownerId: org.id,
-    keyword: keyword || undefined,
-    includeDescription: true,
-    sort: order.sort,
-    descending: order.descending,
-    onlyPublic: !doer,
-    offset: (pageNo - 1) * perPage,
-    limit: perPage,
-  });
+  const { keyword, order, pageNo, search } = repoSearchOf(query, doer !== undefined, perPage);
+  const repos = searchRepos(env, doer, { ...search, ownerId: org.id });
   const members = orgMembers(env, doer, org, { offset: 0, limit: 25 });
   const teams = homeTeams(env, doer, org, { offset: 0, limit: 25 });
   const showTeams = seesAllMembers(env, org, doer);

@@ -1,6 +1,7 @@
 import type { RepoSort } from "../../../models/repo.ts";
 import type { AccountOrder } from "../../../services/user/explore.ts";
 import { html, type Html } from "../../../lib/html.ts";
+import { pageNumber } from "./pager.ts";
 
 /** Gitea's `sort` values for repository lists (explore, profiles, organizations) and what each orders by. */
 export const REPO_ORDERS = {
@@ -81,3 +82,28 @@ export const REPO_ORDER_LABELS: Record<string, string> = Object.fromEntries(
     .filter(([name]) => name !== "size" && name !== "reversesize")
     .map(([name, o]) => [name, o.label]),
 );
+
+/**
+ * What a repository list's query asks of the search (`q`, `sort`, `page`), as every repository
+ * list searches: names, topics and descriptions, Gitea's explore rule that the anonymous see only
+ * public repositories of public owners (`onlyPublic`), and the page's window.
+ */
+export function repoSearchOf(query: URLSearchParams, signedIn: boolean, perPage: number) {
+  const keyword = keywordOf(query);
+  const order = repoOrder(query);
+  const pageNo = pageNumber(query);
+  return {
+    keyword,
+    order,
+    pageNo,
+    search: {
+      keyword: keyword || undefined,
+      includeDescription: true,
+      sort: order.sort,
+      descending: order.descending,
+      onlyPublic: !signedIn,
+      offset: (pageNo - 1) * perPage,
+      limit: perPage,
+    },
+  };
+}
