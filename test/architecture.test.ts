@@ -341,6 +341,22 @@ describe("route declarations", () => {
     expect(undeclared).toEqual([]);
   });
 
+  test("every package registry endpoint is declared with the package access of its owner and the package scope", async () => {
+    const { registryRoutes } = await import("../src/http/packages/routes.ts");
+    const problems: string[] = [];
+    const seen = new Set<string>();
+    for (const route of registryRoutes) {
+      const key = `${route.method} ${route.path}`;
+      if (seen.has(key)) problems.push(`${key}: routed twice`);
+      seen.add(key);
+      const spec = (await route.load())[route.name] as { kind?: string; access?: { scope?: unknown; package?: string; repo?: unknown } } | undefined;
+      if (spec?.kind !== "registry" || !spec.access) problems.push(`${key}: ${route.name} is not a registry endpoint declared in its module`);
+      else if (!spec.access.package || spec.access.scope !== "package") problems.push(`${key}: must declare package access and the package scope`);
+      else if (route.method !== "GET" && route.method !== "HEAD" && spec.access.package !== "write") problems.push(`${key}: a write must declare package: "write"`);
+    }
+    expect(problems).toEqual([]);
+  });
+
   test("every web page is declared with its access, and every resource it declares is named by its path", async () => {
     const { webRoutes } = await import("../src/http/web/routes.ts");
     const problems: string[] = [];

@@ -4,6 +4,7 @@ import { ROOT_SECTION, type RawConfig } from "./ini-source.ts";
 import { readMailer, type MailerSettings } from "./mailer.ts";
 import { readWebhook, type WebhookSettings } from "./webhook.ts";
 import { readMigrations, readMirror, type MigrationsSettings, type MirrorSettings } from "./mirror.ts";
+import { readPackages, type PackagesSettings } from "./packages.ts";
 
 export const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "critical", "fatal", "none"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -113,6 +114,7 @@ export interface Settings {
   webhook: WebhookSettings;
   mirror: MirrorSettings;
   migrations: MigrationsSettings;
+  packages: PackagesSettings;
   /** `[git.timeout]`: seconds a git operation may take. */
   gitTimeout: { mirror: number };
   ui: {
@@ -305,6 +307,7 @@ export function buildSettings(raw: RawConfig, inputs: SettingsInputs): { setting
     webhook: readWebhook(r),
     mirror: readMirror(r),
     migrations: readMigrations(r),
+    packages: readPackages(r, appDataPath),
     gitTimeout: { mirror: r.int("git.timeout", "MIRROR", 300, { min: 1 }) },
     ui: {
       defaultTheme: r.string("ui", "DEFAULT_THEME", "gitea-auto"),

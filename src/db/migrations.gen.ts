@@ -16,6 +16,7 @@ import m13 from "../../migrations/0013_list_indexes.sql" with { type: "text" };
 import m14 from "../../migrations/0014_audience_indexes.sql" with { type: "text" };
 import m15 from "../../migrations/0015_issue_fts_scope.sql" with { type: "text" };
 import m16 from "../../migrations/0016_web_sessions.sql" with { type: "text" };
+import m17 from "../../migrations/0017_packages.sql" with { type: "text" };
 
 export const migrations: readonly { tag: string; when: number; sql: string }[] = [
   { tag: "0000_init", when: 1795424040714, sql: m0 },
@@ -35,4 +36,5 @@ export const migrations: readonly { tag: string; when: number; sql: string }[] =
   { tag: "0014_audience_indexes", when: 1795662499436, sql: m14 },
   { tag: "0015_issue_fts_scope", when: 1795675608236, sql: m15 },
   { tag: "0016_web_sessions", when: 1795685042898, sql: m16 },
+  { tag: "0017_packages", when: 1795689294094, sql: m17 },
 ];

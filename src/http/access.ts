@@ -1,6 +1,7 @@
 import type { Env } from "../services/env.ts";
 import type { Principal } from "../auth/principal.ts";
-import type { UserRow } from "../db/schema/index.ts";
+import type { AccessModeValue, UserRow } from "../db/schema/index.ts";
+import { requirePackageAccess } from "../services/packages/access.ts";
 import { requireOwnerInReach, type Doer } from "../services/access/permission.ts";
 import { checkRepoAccess, type CheckedRepo, type Checked } from "../services/access/repo-access.ts";
 import type { ScopeLevel } from "../services/access/scopes.ts";
@@ -23,6 +24,8 @@ export interface Resources {
   pull?: PullContext & Checked;
   org?: UserRow;
   user?: UserRow;
+  packageOwner?: UserRow;
+  packageMode?: AccessModeValue;
 }
 
 /** Where a door sends a caller who named a renamed resource (each door has its own URLs). */
@@ -99,6 +102,10 @@ export function resolveResources(
   }
   if (access.org) out.org = resolveOrg(env, principal, param("org"), access.org);
   if (access.user) out.user = resolveUser(env, principal, param("username"), access.user);
+  if (access.package) {
+    out.packageOwner = requireAccount(env, param("owner"));
+    out.packageMode = requirePackageAccess(env, doer, out.packageOwner, access.package);
+  }
   return out;
 }
 

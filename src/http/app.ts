@@ -16,6 +16,7 @@ import { clientIp } from "./client-ip.ts";
 import type { GitRequest } from "./git.ts";
 import { answerHead, requestPath, Router, type RouteParams } from "./router.ts";
 import { webRoutes } from "./web/routes.ts";
+import { registryRoutes } from "./packages/routes.ts";
 
 /**
  * Assembles the whole HTTP surface in one place: the /api/v1 operations (each declared once, in
@@ -59,6 +60,14 @@ export function createApp(env: Env) {
   }
 
   router.add("GET", "/api/healthz", () => healthz(env));
+
+  // Package registries under /api/packages/{owner}/{type}/...: each registry's module (and the
+  // registry machinery) is imported by its first request.
+  for (const route of registryRoutes) {
+    router.add(route.method, `/api/packages/:owner${route.path}`, async (request, params) =>
+      (await import("./packages/run-registry.ts")).runRegistry(deps, route, request, params, clientIp(request)),
+    );
+  }
 
   // Uploaded avatars of accounts and of repositories, named by content hash: cacheable for good.
   const serveAvatar = (find: typeof avatarFile) => async (_request: Request, params: RouteParams) => {

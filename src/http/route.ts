@@ -3,7 +3,7 @@ import type { Env } from "../services/env.ts";
 import type { Principal } from "../auth/principal.ts";
 import type { ScopeCategory } from "../services/access/scopes.ts";
 import type { Page } from "./pagination.ts";
-import type { UserRow } from "../db/schema/index.ts";
+import type { AccessModeValue, UserRow } from "../db/schema/index.ts";
 import type { Doer } from "../services/access/permission.ts";
 import type { Checked, RepoAccess, WritableUnit } from "../services/access/repo-access.ts";
 import type { RepoContext } from "../services/repo/lookup.ts";
@@ -22,6 +22,12 @@ export type OrgAccess =
   | "member"
   /** reqOrgOwnership: an owner (or a site admin); implies a doer. */
   | "owner";
+
+/**
+ * The owner of a package registry path (`:owner`) and the package access needed there (Gitea's
+ * reqPackageAccess over determineAccessMode): reading, or writing (publishing, deleting).
+ */
+export type PackageAccess = "read" | "write";
 
 /** The account of the path (`:username`) and what the doer must be to it. */
 export interface UserAccess {
@@ -59,6 +65,8 @@ export interface Access {
   pull?: true;
   org?: OrgAccess;
   user?: UserAccess;
+  /** `package`: the owner of `:owner` in a package registry's path and the package access needed. */
+  package?: PackageAccess;
 }
 
 type True<T> = T extends true ? true : never;
@@ -72,7 +80,8 @@ type NeedsDoer<A extends Access> =
         : never
       : never)
   | (A["org"] extends "member" | "owner" ? true : never)
-  | (A["user"] extends { selfOrAdmin: true } ? true : never);
+  | (A["user"] extends { selfOrAdmin: true } ? true : never)
+  | (A["package"] extends "write" ? true : never);
 
 /** The declared repository access, as the brand of the contexts checked for it. */
 type CheckedFor<A extends Access> = Checked<A["repo"] & RepoAccess>;
@@ -88,7 +97,8 @@ export type Granted<A extends Access> = { doer: [NeedsDoer<A>] extends [never] ?
   (A["issue"] extends true ? { issue: IssueContext & CheckedFor<A> } : unknown) &
   (A["pull"] extends true ? { pull: PullContext & CheckedFor<A> } : unknown) &
   (A["org"] extends OrgAccess ? { org: UserRow } : unknown) &
-  (A["user"] extends UserAccess ? { user: UserRow } : unknown);
+  (A["user"] extends UserAccess ? { user: UserRow } : unknown) &
+  (A["package"] extends PackageAccess ? { packageOwner: UserRow; packageMode: AccessModeValue } : unknown);
 
 /**
  * A response with a status other than 200 or with headers; a handler may also return a bare body.

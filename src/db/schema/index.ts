@@ -10,3 +10,4 @@ export * from "./secret.ts";
 export * from "./mirror.ts";
 export * from "./variable.ts";
 export * from "./session.ts";
+export * from "./package.ts";

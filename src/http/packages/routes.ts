@@ -1,0 +1,21 @@
+/**
+ * Every package registry endpoint: method, path below `/api/packages/:owner/` (Gitea's layout,
+ * routers/api/packages/api.go), and the module declaring it (`endpoint({ type, access, handler })`
+ * under the export `name`), imported on its first request.
+ */
+export interface RegistryRoute {
+  method: "GET" | "HEAD" | "PUT" | "POST" | "DELETE" | "PATCH";
+  path: string;
+  load: () => Promise<Record<string, unknown>>;
+  name: string;
+}
+
+const generic = () => import("./registries/generic.ts");
+
+export const registryRoutes: readonly RegistryRoute[] = [
+  { method: "GET", path: "/generic/:name/:version/:file", load: generic, name: "download" },
+  { method: "HEAD", path: "/generic/:name/:version/:file", load: generic, name: "download" },
+  { method: "PUT", path: "/generic/:name/:version/:file", load: generic, name: "upload" },
+  { method: "DELETE", path: "/generic/:name/:version/:file", load: generic, name: "deleteFile" },
+  { method: "DELETE", path: "/generic/:name/:version", load: generic, name: "deleteVersion" },
+];
