@@ -11,6 +11,7 @@ export interface RegistryRoute {
 }
 
 const generic = () => import("./registries/generic.ts");
+const maven = () => import("./registries/maven.ts");
 
 export const registryRoutes: readonly RegistryRoute[] = [
   { method: "GET", path: "/generic/:name/:version/:file", load: generic, name: "download" },
@@ -18,4 +19,7 @@ export const registryRoutes: readonly RegistryRoute[] = [
   { method: "PUT", path: "/generic/:name/:version/:file", load: generic, name: "upload" },
   { method: "DELETE", path: "/generic/:name/:version/:file", load: generic, name: "deleteFile" },
   { method: "DELETE", path: "/generic/:name/:version", load: generic, name: "deleteVersion" },
+  { method: "GET", path: "/maven/*", load: maven, name: "download" },
+  { method: "HEAD", path: "/maven/*", load: maven, name: "download" },
+  { method: "PUT", path: "/maven/*", load: maven, name: "upload" },
 ];
