@@ -302,7 +302,7 @@ describe("route declarations", () => {
       const need = (name: string, why: string) => {
         if (!has(name)) problems.push(`${op.operationId}: declares ${why} but ${op.path} has no :${name}`);
       };
-      const { repo, issue, pull, org, user } = op.access;
+      const { repo, issue, pull, org, user, package: pkg } = op.access;
       if (repo) (need("owner", "repo"), need("repo", "repo"));
       if (issue || pull) {
         if (!repo) problems.push(`${op.operationId}: an issue or pull request is declared only with its repository`);
@@ -310,6 +310,9 @@ describe("route declarations", () => {
       }
       if (org) need("org", "org");
       if (user) need("username", "user");
+      // The owner of the packages: Gitea's `/packages/{owner}` (http/access.ts resolves `:owner`).
+      if (pkg) need("owner", "package");
+      if (pkg && repo) problems.push(`${op.operationId}: a package owner and a repository would both be read from :owner`);
     }
     expect(problems).toEqual([]);
   });

@@ -124,6 +124,27 @@ export function hooksForRepo(tx: Tx, repoId: number, ownerId: number): WebhookRo
   ).all({ repoId, ownerId });
 }
 
+/**
+ * The active hooks an event of an owner with no repository goes to (a package not linked to one,
+ * Gitea's PrepareWebhooks with only an owner): the owner's own hooks and the site's system hooks.
+ */
+export function hooksForOwner(tx: Tx, ownerId: number): WebhookRow[] {
+  return prepared(tx, "webhook.forOwner", (t) =>
+    t
+      .select()
+      .from(webhooks)
+      .where(
+        and(
+          eq(webhooks.isActive, true),
+          eq(webhooks.repoId, 0),
+          or(eq(webhooks.ownerId, sql.placeholder("ownerId")), and(eq(webhooks.ownerId, 0), eq(webhooks.isSystemWebhook, true))),
+        ),
+      )
+      .orderBy(asc(webhooks.id))
+      .prepare(),
+  ).all({ ownerId });
+}
+
 /** A hook's tasks, newest first, one page, and how many there are. */
 export function listHookTasks(tx: Tx, hookId: number, page: { offset: number; limit: number }): { rows: HookTaskRow[]; total: number } {
   const rows = tx

@@ -4,6 +4,9 @@ import { PackagePropertyRef, type PackageBlobRow, type PackageFileRow, type Pack
 import { writeTx } from "../../db/client.ts";
 import * as pkgModel from "../../models/package.ts";
 import { NotFound } from "../../lib/errors.ts";
+import * as userModel from "../../models/user.ts";
+import type { Doer } from "../access/permission.ts";
+import { packageEvents, userOfDoer } from "../events/package-events.ts";
 import { packageBlobStore } from "./store.ts";
 
 export function findPackage(env: Env, owner: UserRow, type: PackageType, name: string): PackageRow {
@@ -55,9 +58,18 @@ function dropOrphans(env: Env, orphans: PackageBlobRow[]): void {
   for (const b of orphans) packageBlobStore(env).remove(b.hashSha256);
 }
 
-/** Gitea's RemovePackageVersion: the version, its files and properties; the package too once it has none. */
-export function deleteVersion(env: Env, version: PackageVersionRow): void {
+/**
+ * Gitea's RemovePackageVersion: the version, its files and properties; the package too once it
+ * has none. With the `doer` who removed it, the removal is announced (Gitea's PackageDelete) in
+ * the same transaction.
+ */
+export function deleteVersion(env: Env, version: PackageVersionRow, doer?: Doer): void {
   const orphans = writeTx(env.db, (tx) => {
+    if (doer) {
+      const pkg = pkgModel.getPackageById(tx, version.packageId);
+      const owner = pkg && userModel.getUserById(tx, pkg.ownerId);
+      if (pkg && owner && !version.isInternal) packageEvents.emit(tx, env, { kind: "deleted", pkg, version, owner, doer: userOfDoer(doer) });
+    }
     const files = pkgModel.listFiles(tx, version.id);
     for (const { file } of files) pkgModel.deleteProperties(tx, PackagePropertyRef.File, file.id);
     pkgModel.deleteProperties(tx, PackagePropertyRef.Version, version.id);

@@ -8,6 +8,7 @@ import { nowUnix } from "../../lib/time.ts";
 import { BlobTooLarge, PackageBlobStore, type BlobHashes, type StagedBlob } from "../../storage/package-blobs.ts";
 import type { Doer } from "../access/permission.ts";
 import { DuplicatePackageFile, DuplicatePackageVersion, PackageQuotaExceeded } from "./errors.ts";
+import { packageEvents, userOfDoer } from "../events/package-events.ts";
 
 const stores = new WeakMap<Env, PackageBlobStore>();
 
@@ -104,6 +105,8 @@ export async function storePackageFile(env: Env, input: NewPackageFile): Promise
         for (const [name, value] of input.versionProperties ?? []) {
           pkgModel.insertProperty(tx, { refType: PackagePropertyRef.Version, refId: version.id, name, value });
         }
+        // Gitea's PackageCreate: announced with the version, in its transaction.
+        packageEvents.emit(tx, env, { kind: "created", pkg, version, owner: input.owner, doer: userOfDoer(input.creator) });
       }
       if (limits.limitTotalOwnerSize >= 0 && pkgModel.ownerUsage(tx, input.owner.id).bytes + staged.hashes.size > limits.limitTotalOwnerSize) {
         throw new PackageQuotaExceeded("maximum allowed package storage quota exceeded");

@@ -12,9 +12,12 @@ export interface HookEventInput {
   event: HookEventType;
   /** Gitea's payload for the event, e.g. a PushPayload or an IssuePayload, as plain JSON. */
   payload: Record<string, unknown>;
-  /** The repository the event is about; undefined for events without one (none today). */
+  /**
+   * The repository the event is about; undefined for events without one (a package not linked to
+   * a repository): then only the owner's hooks and the system hooks fire.
+   */
   repo?: RepoRow;
-  /** The repository's owner (user or organization): its owner hooks fire too. */
+  /** The repository's owner (user or organization), or the owner of a repository-less event: its owner hooks fire too. */
   owner: UserRow;
   /** For push, create and delete: the ref's short name, matched against each hook's branch_filter. */
   branch?: string;

@@ -1,7 +1,7 @@
 import type { Env } from "../env.ts";
 import type { HookTaskRow, WebhookRow } from "../../db/schema/index.ts";
 import { writeTx, type Tx } from "../../db/client.ts";
-import { hooksForRepo } from "../../models/webhook.ts";
+import { hooksForOwner, hooksForRepo } from "../../models/webhook.ts";
 import { insertHookTask, unqueuedHookTasks } from "../../models/hook-tasks.ts";
 import { countQueueItems } from "../../models/queue.ts";
 import { nowUnix } from "../../lib/time.ts";
@@ -58,8 +58,8 @@ function wants(hook: WebhookRow, input: HookEventInput): boolean {
 export function fireEvent(env: Env, input: HookEventInput): void {
   try {
     const repo = input.repo;
-    if (!repo) return;
-    const hooks = hooksForRepo(env.db, repo.id, repo.ownerId).filter((h) => wants(h, input));
+    const candidates = repo ? hooksForRepo(env.db, repo.id, repo.ownerId) : hooksForOwner(env.db, input.owner.id);
+    const hooks = candidates.filter((h) => wants(h, input));
     if (hooks.length === 0) return;
     const content = payloadContent(input.payload);
     let deferred = 0;
@@ -78,7 +78,8 @@ export function fireEvent(env: Env, input: HookEventInput): void {
       overflowing.add(env);
       env.log.warn("webhook queue full ([webhook] QUEUE_LENGTH): deliveries recorded, queued as it drains", {
         event: input.event,
-        repo: repo.id,
+        repo: repo?.id ?? 0,
+        owner: input.owner.id,
         deferred,
       });
     }

@@ -142,6 +142,18 @@ export interface ReleasePayload {
   sender: APIObject;
 }
 
+/**
+ * Gitea's PackagePayload: its notifier fills only the action, the package (as the sender sees it)
+ * and the sender; `repository` and `organization` stay null.
+ */
+export interface PackagePayload {
+  action: "created" | "deleted";
+  repository: null;
+  package: APIObject;
+  organization: null;
+  sender: APIObject;
+}
+
 export interface RepositoryPayload {
   action: "created" | "deleted";
   repository: APIObject;

@@ -20,9 +20,11 @@ import { pullView, type PullView } from "../pull/view.ts";
 import { viewOf, type ReleaseView } from "../release/releases.ts";
 import type { PushedCommit } from "../events/repo-events.ts";
 import type { HookEventType } from "./event-types.ts";
-import { anyActiveHookMayApply, hooksForRepo } from "../../models/webhook.ts";
+import { anyActiveHookMayApply, hooksForOwner, hooksForRepo } from "../../models/webhook.ts";
 import { hookWants } from "./hook-events.ts";
 import { findUserByEmail } from "../user/lookup.ts";
+import { eventPackageView, type PackageView } from "../packages/api.ts";
+import type { PackageRow, PackageVersionRow } from "../../db/schema/index.ts";
 
 /** A repository as a payload shows it: Gitea renders it with a given access (owner, none, or the doer's). */
 export interface PayloadRepo {
@@ -129,4 +131,17 @@ export function mayHaveHooks(env: Env, repoId: number): boolean {
  */
 export function anyHookWants(env: Env, repo: Pick<RepoRow, "id" | "ownerId">, event: HookEventType, branch?: string): boolean {
   return hooksForRepo(env.db, repo.id, repo.ownerId).some((h) => hookWants(h, event, branch));
+}
+
+/**
+ * Whether some active hook of the owner or the site wants an event that has no repository (a
+ * package not linked to one).
+ */
+export function anyOwnerHookWants(env: Env, ownerId: number, event: HookEventType): boolean {
+  return hooksForOwner(env.db, ownerId).some((h) => hookWants(h, event));
+}
+
+/** A package version of an event as `viewer` sees it (a removed one from the event's rows). */
+export function packageEventView(env: Env, viewer: UserRow, owner: UserRow, pkg: PackageRow, version: PackageVersionRow): PackageView {
+  return eventPackageView(env, viewer, owner, pkg, version);
 }

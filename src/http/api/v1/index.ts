@@ -71,6 +71,7 @@ import { repoVariableOperations } from "./repos/variables.ts";
 import { userVariableOperations } from "./user/variables.ts";
 import { repoAvatarOperations } from "./repos/avatar.ts";
 import { markupOperations } from "./misc/markup.ts";
+import { packageOperations } from "./packages/packages.ts";
 
 /** Every /api/v1 operation hearth serves; the API document and the route table both come from here. */
 export const apiOperations: readonly AnyOperation[] = [
@@ -146,4 +147,5 @@ export const apiOperations: readonly AnyOperation[] = [
   ...userVariableOperations,
   ...repoAvatarOperations,
   ...markupOperations,
+  ...packageOperations,
 ];

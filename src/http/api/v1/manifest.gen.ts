@@ -76,6 +76,7 @@ export const apiGroups: readonly (() => Promise<readonly AnyOperation[]>)[] = [
   () => import("./user/variables.ts").then((m) => m.userVariableOperations),
   () => import("./repos/avatar.ts").then((m) => m.repoAvatarOperations),
   () => import("./misc/markup.ts").then((m) => m.markupOperations),
+  () => import("./packages/packages.ts").then((m) => m.packageOperations),
 ];
 
 /** Every operation's route, and the group whose module declares it. */
@@ -438,4 +439,12 @@ export const apiRoutes: readonly ApiRoute[] = [
   { method: "POST", path: "/markdown", operationId: "renderMarkdown", group: 71 },
   { method: "POST", path: "/markdown/raw", operationId: "renderMarkdownRaw", group: 71 },
   { method: "POST", path: "/markup", operationId: "renderMarkup", group: 71 },
+  { method: "GET", path: "/packages/:owner", operationId: "listPackages", group: 72 },
+  { method: "GET", path: "/packages/:owner/:type/:name", operationId: "listPackageVersions", group: 72 },
+  { method: "GET", path: "/packages/:owner/:type/:name/-/latest", operationId: "getLatestPackageVersion", group: 72 },
+  { method: "POST", path: "/packages/:owner/:type/:name/-/link/:repo_name", operationId: "linkPackage", group: 72 },
+  { method: "POST", path: "/packages/:owner/:type/:name/-/unlink", operationId: "unlinkPackage", group: 72 },
+  { method: "GET", path: "/packages/:owner/:type/:name/:version", operationId: "getPackage", group: 72 },
+  { method: "DELETE", path: "/packages/:owner/:type/:name/:version", operationId: "deletePackage", group: 72 },
+  { method: "GET", path: "/packages/:owner/:type/:name/:version/files", operationId: "listPackageFiles", group: 72 },
 ];

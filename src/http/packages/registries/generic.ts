@@ -60,7 +60,7 @@ export const deleteVersionEndpoint = endpoint({
   access: writePackages,
   handler(ctx) {
     const t = target(ctx, false);
-    deleteVersion(ctx.env, findVersion(ctx.env, findPackage(ctx.env, ctx.packageOwner, "generic", t.name), t.version));
+    deleteVersion(ctx.env, findVersion(ctx.env, findPackage(ctx.env, ctx.packageOwner, "generic", t.name), t.version), ctx.doer);
     return new Response(null, { status: 204 });
   },
 });
@@ -73,7 +73,7 @@ export const deleteFileEndpoint = endpoint({
     const t = target(ctx, true);
     const version = findVersion(ctx.env, findPackage(ctx.env, ctx.packageOwner, "generic", t.name), t.version);
     deleteFile(ctx.env, findFile(ctx.env, version, t.file).file);
-    if (versionFiles(ctx.env, version).length === 0) deleteVersion(ctx.env, version);
+    if (versionFiles(ctx.env, version).length === 0) deleteVersion(ctx.env, version, ctx.doer);
     return new Response(null, { status: 204 });
   },
 });

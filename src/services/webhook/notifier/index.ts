@@ -4,6 +4,7 @@ import { issueEvents } from "../../events/issue-events.ts";
 import { pullEvents } from "../../events/pull-events.ts";
 import { releaseEvents } from "../../events/release-events.ts";
 import { commitStatusEvents } from "../../status/events.ts";
+import { packageEvents } from "../../events/package-events.ts";
 
 /**
  * Gitea's webhook notifier: subscribes to every event the services announce and turns each into
@@ -18,4 +19,5 @@ export function subscribeWebhookNotifier(env: Env): void {
   env.bus.subscribe(pullEvents, async (env, e) => (await import("./pulls.ts")).onPullEvent(env, e));
   env.bus.subscribe(releaseEvents, async (env, e) => (await import("./releases.ts")).onReleaseEvent(env, e));
   env.bus.subscribe(commitStatusEvents, async (env, e) => (await import("./statuses.ts")).onCommitStatus(env, e));
+  env.bus.subscribe(packageEvents, async (env, e) => (await import("./packages.ts")).onPackageEvent(env, e));
 }
