@@ -6,6 +6,7 @@ import {
   packageProperties,
   packages,
   packageVersions,
+  PackagePropertyRef,
   type PackageBlobRow,
   type PackageFileRow,
   type PackagePropertyRow,
@@ -211,4 +212,78 @@ export function deleteProperties(tx: Tx, refType: number, refId: number, name?: 
   const conds = [eq(packageProperties.refType, refType), eq(packageProperties.refId, refId)];
   if (name !== undefined) conds.push(eq(packageProperties.name, name));
   tx.delete(packageProperties).where(and(...conds)).run();
+}
+
+/** The properties of `refType` hanging off any of `refIds`, in insertion order (one query for a list). */
+export function listPropertiesOf(tx: Tx, refType: number, refIds: number[]): PackagePropertyRow[] {
+  if (!refIds.length) return [];
+  return tx
+    .select()
+    .from(packageProperties)
+    .where(and(eq(packageProperties.refType, refType), sql`${packageProperties.refId} IN (SELECT value FROM json_each(${JSON.stringify(refIds)}))`))
+    .orderBy(asc(packageProperties.id))
+    .all();
+}
+
+/** The files (with their blobs) of any of `versionIds`, in creation order (one query for a list). */
+export function listFilesOf(tx: Tx, versionIds: number[]): { file: PackageFileRow; blob: PackageBlobRow }[] {
+  if (!versionIds.length) return [];
+  return tx
+    .select({ file: packageFiles, blob: packageBlobs })
+    .from(packageFiles)
+    .innerJoin(packageBlobs, eq(packageBlobs.id, packageFiles.blobId))
+    .where(sql`${packageFiles.versionId} IN (SELECT value FROM json_each(${JSON.stringify(versionIds)}))`)
+    .orderBy(asc(packageFiles.id))
+    .all();
+}
+
+/** The public versions of a package carrying the property `name` = `value` (an npm dist-tag's version). */
+export function versionsWithProperty(tx: Tx, packageId: number, name: string, value: string): PackageVersionRow[] {
+  return tx
+    .select({ version: packageVersions })
+    .from(packageVersions)
+    .innerJoin(
+      packageProperties,
+      and(eq(packageProperties.refType, PackagePropertyRef.Version), eq(packageProperties.refId, packageVersions.id)),
+    )
+    .where(and(eq(packageVersions.packageId, packageId), eq(packageVersions.isInternal, false), eq(packageProperties.name, name), eq(packageProperties.value, value)))
+    .orderBy(asc(packageVersions.id))
+    .all()
+    .map((r) => r.version);
+}
+
+/** Removes the properties `name` = `value` of one row. */
+export function deletePropertyValue(tx: Tx, refType: number, refId: number, name: string, value: string): void {
+  tx.delete(packageProperties)
+    .where(and(eq(packageProperties.refType, refType), eq(packageProperties.refId, refId), eq(packageProperties.name, name), eq(packageProperties.value, value)))
+    .run();
+}
+
+/**
+ * Gitea's SearchLatestVersions: the newest version (highest id) of each public package of an
+ * owner and type whose name contains `query`, newest first, with the number of such packages.
+ */
+export function searchLatestVersions(
+  tx: Tx,
+  f: { ownerId: number; type: string; query?: string; offset: number; limit: number },
+): { rows: { version: PackageVersionRow; pkg: PackageRow }[]; total: number } {
+  const conds = [eq(packages.ownerId, f.ownerId), eq(packages.type, f.type), eq(packages.isInternal, false), eq(packageVersions.isInternal, false)];
+  if (f.query) conds.push(sql`${packages.lowerName} LIKE ${`%${f.query.toLowerCase().replace(/[%_\\]/g, (c) => `\\${c}`)}%`} ESCAPE '\\'`);
+  const latest = tx
+    .select({ id: sql<number>`MAX(${packageVersions.id})`.as("latest_id") })
+    .from(packageVersions)
+    .innerJoin(packages, eq(packages.id, packageVersions.packageId))
+    .where(and(...conds))
+    .groupBy(packageVersions.packageId);
+  const rows = tx
+    .select({ version: packageVersions, pkg: packages })
+    .from(packageVersions)
+    .innerJoin(packages, eq(packages.id, packageVersions.packageId))
+    .where(sql`${packageVersions.id} IN (SELECT latest_id FROM ${latest.as("latest")})`)
+    .orderBy(desc(packageVersions.createdUnix), desc(packageVersions.id))
+    .limit(f.limit)
+    .offset(f.offset)
+    .all();
+  const total = tx.select({ n: count() }).from(latest.as("latest")).get()!.n;
+  return { rows, total };
 }

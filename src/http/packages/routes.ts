@@ -12,6 +12,7 @@ export interface RegistryRoute {
 
 const generic = () => import("./registries/generic.ts");
 const maven = () => import("./registries/maven.ts");
+const npm = () => import("./registries/npm.ts");
 
 export const registryRoutes: readonly RegistryRoute[] = [
   { method: "GET", path: "/generic/:name/:version/:file", load: generic, name: "download" },
@@ -22,4 +23,12 @@ export const registryRoutes: readonly RegistryRoute[] = [
   { method: "GET", path: "/maven/*", load: maven, name: "download" },
   { method: "HEAD", path: "/maven/*", load: maven, name: "download" },
   { method: "PUT", path: "/maven/*", load: maven, name: "upload" },
+  { method: "GET", path: "/npm/-/whoami", load: npm, name: "whoami" },
+  { method: "GET", path: "/npm/-/v1/search", load: npm, name: "search" },
+  { method: "GET", path: "/npm/-/package/*", load: npm, name: "listTags" },
+  { method: "PUT", path: "/npm/-/package/*", load: npm, name: "addTag" },
+  { method: "DELETE", path: "/npm/-/package/*", load: npm, name: "deleteTag" },
+  { method: "GET", path: "/npm/*", load: npm, name: "read" },
+  { method: "PUT", path: "/npm/*", load: npm, name: "write" },
+  { method: "DELETE", path: "/npm/*", load: npm, name: "remove" },
 ];
