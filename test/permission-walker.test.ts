@@ -14,7 +14,7 @@ import { populateRepo, type RepoFixture } from "./support/fixtures.ts";
 /**
  * The permission walker for writes (issue 13, point 2), beside the scope walker of
  * architecture.test.ts: every operation that changes data (POST, PUT, PATCH, DELETE) and declares
- * the resource it works on (`access.repo`, `org`, `user`) is called by doers one level below what
+ * the resource it works on (`access.repo`, `org`, `user`, `package`) is called by doers one level below what
  * its declaration needs, each of whom must get Gitea's refusal, and the database and the git refs
  * must be exactly as they were before the call.
  *
@@ -48,6 +48,8 @@ type RepoName = "priv" | "pub" | "arch";
 /** acme: a public organization; secret: a private one. */
 type OrgName = "acme" | "secret";
 type UserName = "bob" | "hidden";
+/** The owners of the fixture's package (`walker-pkg` 1.0, alice's linked to pub): public alice, the acme organization, private hidden. */
+type PackageOwner = "alice" | "acme" | "hidden";
 
 interface Case {
   /** The level walked, as reported: the declaration and the doer one level below it. */
@@ -58,6 +60,8 @@ interface Case {
   repo?: RepoName;
   org?: OrgName;
   user?: UserName;
+  /** The owner of the packages of a `/packages/:owner` path. */
+  pkgOwner?: PackageOwner;
   status: number;
   /** Gitea's message for the refusal; 404s are checked by status alone. */
   message?: string | RegExp;
@@ -69,6 +73,7 @@ const ADMIN_REFUSED = "user should be an owner or a collaborator with admin writ
 const OWNER_REFUSED = "user should be the owner of the repo";
 const SITE_ADMIN_REFUSED = "user should be the site admin";
 const SELF_REFUSED = "doer should be the site admin or be same as the contextUser";
+const PACKAGE_REFUSED = "reqPackageAccess";
 const PUBLIC_ONLY = (noun: string) => new RegExp(`^token scope is limited to public ${noun}$`);
 
 /** The weakest collaborator who passes every repository check but `notArchived`. */
@@ -159,11 +164,23 @@ function casesFor(access: Access): Case[] {
       }
     }
   }
+
+  const pkg = access.package;
+  // The owner of the packages is the path's `:owner`: with a repository declared too, there would be one owner for both.
+  if (pkg && !repo && !org && !user) {
+    if (pkg === "write") {
+      cases.push({ level: "package.write: another user", doer: "stranger", pkgOwner: "alice", status: 403, message: PACKAGE_REFUSED });
+      cases.push({ level: "package.write: an organization member without the package unit", doer: "orgmember", pkgOwner: "acme", status: 403, message: PACKAGE_REFUSED });
+    }
+    // Gitea's determineAccessMode: a public-only token does not reach a private owner, even its own packages.
+    cases.push({ level: "public-only token", doer: "hidden", publicOnly: true, pkgOwner: "hidden", status: 403, message: PACKAGE_REFUSED });
+    cases.push({ level: "restricted user", doer: "restricted", pkgOwner: "alice", status: 403, message: PACKAGE_REFUSED });
+  }
   return cases;
 }
 
 const walked = apiOperations
-  .filter((op) => WRITES.has(op.method) && (op.access.repo || op.access.org || op.access.user))
+  .filter((op) => WRITES.has(op.method) && (op.access.repo || op.access.org || op.access.user || op.access.package))
   .map((op) => ({ op, cases: casesFor(op.access) }));
 
 /** Operations walked per level, for the report: a reader sees the coverage, and it grows as routes migrate. */
@@ -247,6 +264,15 @@ async function buildWorld(): Promise<World> {
     return { name, team: team.id, hook: hook.id, label: label.id };
   };
   const orgs = { acme: await org("acme", "public"), secret: await org("secret", "private") };
+  // A generic package of each package owner, alice's linked to her public repository.
+  const publish = async (owner: string, token: string) => {
+    const res = await t.request("PUT", `/api/packages/${owner}/generic/walker-pkg/1.0/walker.bin`, { token, body: "walker", headers: { "Content-Type": "application/octet-stream" } });
+    if (res.status !== 201) throw new Error(`publishing ${owner}'s walker-pkg: ${res.status}`);
+  };
+  await publish(names.alice, tokens.alice);
+  await publish(orgs.acme.name, tokens.orgowner);
+  await publish(names.hidden, tokens.hidden);
+  await t.ok("POST", `${API}/packages/${names.alice}/generic/walker-pkg/-/link/${repos.pub.name}`, tokens.alice, undefined, 201);
   // Nothing the fixture set off may still be writing when the first snapshot is taken.
   await t.env.queue.idle();
   return { names, tokens, publicOnlyTokens, repos, orgs };
@@ -261,6 +287,14 @@ function paramValue(op: AnyOperation, c: Case, w: World, name: string): string {
   const repo = w.repos[c.repo ?? "priv"];
   const org = w.orgs[c.org ?? "acme"];
   const path = op.path;
+  if (path.startsWith("/packages/")) {
+    const owner = c.pkgOwner ?? "alice";
+    if (name === "owner") return owner === "acme" ? w.orgs.acme.name : w.names[owner];
+    if (name === "type") return "generic";
+    if (name === "name") return "walker-pkg";
+    if (name === "version") return "1.0";
+    if (name === "repo_name") return w.repos.pub.name;
+  }
   switch (name) {
     case "owner":
       return repo.owner;
