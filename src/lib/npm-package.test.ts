@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { base64Chunks, isBase64, isValidNpmName, parseIntegrity, parseNpmPublish, splitNpmPath, splitScope } from "./npm-package.ts";
+import { base64Chunks, isBase64, isValidNpmName, parseIntegrity, parseNpmPublish, repositoryOfUrl, splitNpmPath, splitScope } from "./npm-package.ts";
 
 test("names: npm's rules, scoped or not", () => {
   for (const ok of ["a", "test-package", "@scope/test-package", "-x", "a.b_c"]) expect(isValidNpmName(ok)).toBe(true);
@@ -73,4 +73,13 @@ test("a publish document: first version, its metadata under Gitea's keys, the ta
     has_install_script: true,
     repository: { type: "", url: "github:o/r" },
   });
+});
+
+test("a manifest's repository URL names a repository of this site", () => {
+  const app = "http://hearth.test/";
+  expect(repositoryOfUrl("http://hearth.test/alice/tools.git", app)).toEqual({ owner: "alice", repo: "tools" });
+  expect(repositoryOfUrl("git+http://hearth.test/alice/tools", app)).toEqual({ owner: "alice", repo: "tools" });
+  expect(repositoryOfUrl("http://elsewhere.test/alice/tools.git", app)).toBeUndefined();
+  expect(repositoryOfUrl("http://hearth.test/alice/tools/tree/main", app)).toBeUndefined();
+  expect(repositoryOfUrl("http://hearth.test/alice/.git", app)).toBeUndefined();
 });

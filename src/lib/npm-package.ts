@@ -207,3 +207,17 @@ export async function* base64Chunks(data: string, chunkChars = 1 << 20): AsyncGe
     yield Buffer.from(data.slice(i, i + chunkChars), "base64");
   }
 }
+
+/**
+ * Gitea's GetRepositoryByURL for a manifest's `repository.url`: the owner and repository of a URL
+ * under this site's `appUrl` (also with npm's `git+` prefix), `.git` optional; undefined for any
+ * other URL.
+ */
+export function repositoryOfUrl(url: string, appUrl: string): { owner: string; repo: string } | undefined {
+  const bare = url.startsWith("git+") ? url.slice(4) : url;
+  if (!bare.startsWith(appUrl)) return undefined;
+  const segments = bare.slice(appUrl.length).split("/");
+  if (segments.length !== 2 || !segments[0]) return undefined;
+  const repo = segments[1]!.endsWith(".git") ? segments[1]!.slice(0, -4) : segments[1]!;
+  return repo ? { owner: segments[0], repo } : undefined;
+}

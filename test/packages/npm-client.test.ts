@@ -2,6 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { getPackage } from "../../src/models/package.ts";
 import { makeTestApp } from "../support/app.ts";
 
 // The real client: npm (11 on the image) publishes a package and a scoped one that depends on it
@@ -15,6 +16,7 @@ const dir = mkdtempSync(join(tmpdir(), "hearth-npm-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 let registry = "";
+let repoId = 0;
 let env: Record<string, string> = {};
 
 /** Runs npm with the temporary configuration; stdout and stderr together. */
@@ -41,6 +43,7 @@ describe("npm against hearth", () => {
   test("setup: a user, a token and an npm configuration naming hearth only", async () => {
     const alice = await t.user("alice");
     const token = t.token(alice, ["write:package"]);
+    repoId = (await t.ok("POST", "/api/v1/user/repos", t.token(alice), { name: "tools" }, 201)).id;
     registry = `${t.baseUrl}api/packages/alice/npm/`;
     const nerf = registry.replace(/^https?:/, "");
     const home = join(dir, "home");
@@ -66,11 +69,13 @@ describe("npm against hearth", () => {
 
   test("publish a package and a scoped one depending on it, install both into a fresh project", async () => {
     const hello = project("hello-hearth", {
-      "package.json": JSON.stringify({ name: "hello-hearth", version: "1.0.0", description: "says hello", main: "index.js", bin: { "hello-hearth": "cli.js" }, keywords: ["greeting"], license: "MIT" }),
+      "package.json": JSON.stringify({ name: "hello-hearth", version: "1.0.0", description: "says hello", main: "index.js", bin: { "hello-hearth": "cli.js" }, keywords: ["greeting"], license: "MIT", repository: { type: "git", url: `${t.baseUrl}alice/tools.git` } }),
       "index.js": 'module.exports = () => "hello from hearth";\n',
       "cli.js": '#!/usr/bin/env node\nconsole.log(require("./index.js")());\n',
     });
     await mustNpm(hello, ["publish"]);
+    // npm writes the manifest's repository as git+http://…; the package is linked to that repository.
+    expect(getPackage(t.env.db, (await t.json("GET", "/api/v1/users/alice")).body.id, "npm", "hello-hearth")!.repoId).toBe(repoId);
     const greeter = project("@scope/greeter", {
       "package.json": JSON.stringify({ name: "@scope/greeter", version: "2.0.0", main: "index.js", dependencies: { "hello-hearth": "^1.0.0" } }),
       "index.js": 'module.exports = () => require("hello-hearth")() + "!";\n',

@@ -191,6 +191,20 @@ describe("npm registry over HTTP", () => {
     expect(readdirSync(join(t.settings.server.appDataPath, "packages", "tmp"))).toEqual([]);
   });
 
+  test("a manifest naming a repository of this site links the package to it, when the doer may write its packages", async () => {
+    const hank = await t.user("hank");
+    const token = t.token(hank, ["write:package"]);
+    const repo = await t.ok("POST", "/api/v1/user/repos", t.token(hank), { name: "tools" }, 201);
+    const linked = publishDoc("linked", "1.0.0", tgz("l"), { manifest: { repository: { type: "git", url: `git+${ROOT_URL}hank/tools.git` } } });
+    expect((await publish(t, "hank", "linked", linked, token)).status).toBe(201);
+    expect(getPackage(t.env.db, hank.id, "npm", "linked")!.repoId).toBe(repo.id);
+    // A repository of someone else the doer may not write: refused, nothing stored.
+    await t.ok("POST", "/api/v1/user/repos", t.token(await t.user("ivan")), { name: "theirs" }, 201);
+    const foreign = publishDoc("foreign", "1.0.0", tgz("f"), { manifest: { repository: { type: "git", url: `${ROOT_URL}ivan/theirs` } } });
+    expect(await t.json("PUT", `${P}/hank/npm/foreign`, { token, body: foreign })).toMatchObject({ status: 403, body: { error: "no permission to upload this package" } });
+    expect((await t.request("GET", `${P}/hank/npm/foreign`)).status).toBe(404);
+  });
+
   test("access: anonymous publish challenged, read-only token 403, private owner 401/403, whoami", async () => {
     const frank = await t.user("frank");
     const doc = publishDoc("secret", "1.0.0", tgz("s"));
