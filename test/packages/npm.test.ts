@@ -158,6 +158,10 @@ describe("npm registry over HTTP", () => {
     expect((await t.request("DELETE", `${root}/-/1.0.0/gone-1.0.0.tgz/-rev/dummy`)).status).toBe(401);
     expect((await t.request("DELETE", `${root}/-/1.0.0/gone-1.0.0.tgz/-rev/dummy`, { token })).status).toBe(200);
     expect(Object.keys((await t.json("GET", root)).body.versions)).toEqual(["1.0.1"]);
+    await publish(t, "dave", name, publishDoc(name, "1.0.2", tgz("x3")), token);
+    expect((await t.request("DELETE", `${root}/-/1.0.2/gone-1.0.2.tgz`, { token })).status).toBe(200);
+    expect((await t.request("DELETE", `${root}/-/1.0.2/gone-1.0.2.tgz`, { token })).status).toBe(404);
+    expect(Object.keys((await t.json("GET", root)).body.versions)).toEqual(["1.0.1"]);
     expect((await t.request("DELETE", `${root}/-rev/dummy`)).status).toBe(401);
     expect((await t.request("DELETE", `${root}/-rev/dummy`, { token })).status).toBe(200);
     expect((await t.request("GET", root)).status).toBe(404);

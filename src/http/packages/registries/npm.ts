@@ -98,7 +98,7 @@ export const write = endpoint({
   },
 });
 
-/** `DELETE …/npm/{pkg}/-rev/{revision}`: the whole package; `{pkg}/-/{version}/{file}/-rev/{revision}`: one version. */
+/** `DELETE …/npm/{pkg}/-rev/{revision}`: the whole package; `{pkg}/-/{version}/{file}[/-rev/{revision}]`: one version. */
 export const remove = endpoint({
   type: "npm",
   access: writePackages,
@@ -109,7 +109,8 @@ export const remove = endpoint({
       unpublishNpmPackage(ctx.env, ctx.packageOwner, ctx.doer, name);
       return emptyOk();
     }
-    if (tail.length === 5 && tail[0] === "-" && tail[3] === "-rev") {
+    // npm sends `/-rev/{revision}` after the tarball's path; the bare tarball path is taken too.
+    if (tail[0] === "-" && (tail.length === 3 || (tail.length === 5 && tail[3] === "-rev"))) {
       unpublishNpmVersion(ctx.env, ctx.packageOwner, ctx.doer, name, tail[1]!);
       return emptyOk();
     }
