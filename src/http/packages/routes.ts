@@ -11,6 +11,7 @@ export interface RegistryRoute {
 }
 
 const generic = () => import("./registries/generic.ts");
+const pypi = () => import("./registries/pypi.ts");
 const maven = () => import("./registries/maven.ts");
 const npm = () => import("./registries/npm.ts");
 
@@ -23,6 +24,9 @@ export const registryRoutes: readonly RegistryRoute[] = [
   { method: "GET", path: "/maven/*", load: maven, name: "download" },
   { method: "HEAD", path: "/maven/*", load: maven, name: "download" },
   { method: "PUT", path: "/maven/*", load: maven, name: "upload" },
+  { method: "POST", path: "/pypi", load: pypi, name: "upload" },
+  { method: "GET", path: "/pypi/simple/:id", load: pypi, name: "simple" },
+  { method: "GET", path: "/pypi/files/:id/:version/:filename", load: pypi, name: "download" },
   { method: "GET", path: "/npm/-/whoami", load: npm, name: "whoami" },
   { method: "GET", path: "/npm/-/v1/search", load: npm, name: "search" },
   { method: "GET", path: "/npm/-/package/*", load: npm, name: "listTags" },
