@@ -1,6 +1,6 @@
 import { Conflict, Forbidden } from "../../lib/errors.ts";
 
-/** Gitea's ErrDuplicatePackageVersion (409 on most registries, 400 on npm's). */
+/** Gitea's ErrDuplicatePackageVersion: 409 on every registry (since Gitea 1.21, npm's included). */
 export class DuplicatePackageVersion extends Conflict {
   constructor() {
     super("package version already exists");
