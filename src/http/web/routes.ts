@@ -71,6 +71,8 @@ export const webRoutes: readonly WebRoute[] = [
   { method: "POST", path: "/user/settings/security/two_factor/disable", load: settingsSecurity, name: "disable" },
 
   // ── explore, profiles, avatars ──
+  { method: "GET", path: "/:owner/-/packages", load: () => import("./pages/packages.ts"), name: "list" },
+  { method: "GET", path: "/:owner/-/packages/:type/:name/:version", load: () => import("./pages/packages.ts"), name: "version" },
   { method: "GET", path: "/explore", load: explorePages, name: "explore" },
   { method: "GET", path: "/explore/repos", load: explorePages, name: "exploreRepos" },
   { method: "GET", path: "/explore/users", load: explorePages, name: "exploreUsersPage" },
