@@ -21,7 +21,7 @@ describe("package pages", () => {
     const page = visibleText(await web.page(path));
     expect(page).toContain("tool-1.0.0.bin");
     expect(page).toContain(new Bun.CryptoHasher("sha256").update("bytes of 1.0.0").digest("hex"));
-    expect(page).toContain("curl -OJ");
+    expect(page).toContain("curl -OJ http://hearth.test/api/packages/alice/generic/tool/1.0.0/tool-1.0.0.bin");
     expect(page).toContain("Versions 2");
     expect(visibleText(await web.page("/alice/-/packages?q=nothing-like-it"))).toContain("No package matches your search.");
   });

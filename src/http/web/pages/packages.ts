@@ -63,12 +63,12 @@ ${pager(ctx.url, pageNo, perPage, total)}`,
 });
 
 /** How each client installs a version, as Gitea's package pages tell it. */
-function installation(ctx: PageContext, v: PackageView): Html {
+function installation(ctx: PageContext, v: PackageView, fileNames: string[]): Html {
   const root = `${ctx.env.settings.server.rootUrl}api/packages/${encodeURIComponent(v.owner.name)}`;
   const name = v.pkg.name;
   const version = v.version.version;
   const steps: Record<string, string> = {
-    generic: `curl -OJ ${root}/generic/${name}/${version}/<file>`,
+    generic: fileNames.map((f) => `curl -OJ ${root}/generic/${encodeURIComponent(name)}/${encodeURIComponent(version)}/${encodeURIComponent(f)}`).join("\n"),
     npm: `npm config set registry ${root}/npm/\nnpm install ${name}@${version}`,
     pypi: `pip install --index-url ${root}/pypi/simple/ ${name}==${version}`,
     maven: `<repositories>\n  <repository>\n    <id>hearth</id>\n    <url>${root}/maven</url>\n  </repository>\n</repositories>\n<dependency>\n  <groupId>${name.split(":")[0]}</groupId>\n  <artifactId>${name.split(":")[1] ?? ""}</artifactId>\n  <version>${version}</version>\n</dependency>`,
@@ -98,7 +98,7 @@ export const version = page({
       body: html`${head(ctx, owner, html`<a href="${packagesPath(base, owner)}">Packages</a> / ${name}`)}
 <p class="muted"><span class="tag">${TYPE_NAMES[v.pkg.type] ?? v.pkg.type}</span> ${v.version.version} · published ${timeAgo(v.version.createdUnix)} by ${v.creator.name} · ${v.version.downloadCount} download${v.version.downloadCount === 1 ? "" : "s"}</p>
 <div class="layout-2">
-<div>${installation(ctx, v)}
+<div>${installation(ctx, v, files.map((f) => f.file.name))}
 <section class="box"><header><h2>Files</h2></header><table class="list"><thead><tr><th scope="col">Name</th><th scope="col">Size</th><th scope="col">SHA-256</th></tr></thead><tbody>${fileRows}</tbody></table></section></div>
 <aside class="sidebar"><section><h2>Versions <span class="counter">${others.total}</span></h2><ul class="rows">${others.items.map(
         (o) =>
