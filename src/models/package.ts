@@ -287,3 +287,13 @@ export function searchLatestVersions(
   const total = tx.select({ n: count() }).from(latest.as("latest")).get()!.n;
   return { rows, total };
 }
+
+/** Every package of one type of an owner, by name (Gitea's GetPackagesByType). */
+export function listPackagesOfType(tx: Tx, ownerId: number, type: string): PackageRow[] {
+  return tx
+    .select()
+    .from(packages)
+    .where(and(eq(packages.ownerId, ownerId), eq(packages.type, type)))
+    .orderBy(asc(packages.lowerName))
+    .all();
+}

@@ -14,6 +14,7 @@ const generic = () => import("./registries/generic.ts");
 const pypi = () => import("./registries/pypi.ts");
 const maven = () => import("./registries/maven.ts");
 const npm = () => import("./registries/npm.ts");
+const cargo = () => import("./registries/cargo.ts");
 
 export const registryRoutes: readonly RegistryRoute[] = [
   { method: "GET", path: "/generic/:name/:version/:file", load: generic, name: "download" },
@@ -35,4 +36,15 @@ export const registryRoutes: readonly RegistryRoute[] = [
   { method: "GET", path: "/npm/*", load: npm, name: "read" },
   { method: "PUT", path: "/npm/*", load: npm, name: "write" },
   { method: "DELETE", path: "/npm/*", load: npm, name: "remove" },
+  { method: "GET", path: "/cargo/config.json", load: cargo, name: "config" },
+  { method: "GET", path: "/cargo/1/:package", load: cargo, name: "index" },
+  { method: "GET", path: "/cargo/2/:package", load: cargo, name: "index" },
+  { method: "GET", path: "/cargo/3/:c/:package", load: cargo, name: "index" },
+  { method: "GET", path: "/cargo/:ab/:cd/:package", load: cargo, name: "index" },
+  { method: "GET", path: "/cargo/api/v1/crates", load: cargo, name: "search" },
+  { method: "PUT", path: "/cargo/api/v1/crates/new", load: cargo, name: "publish" },
+  { method: "GET", path: "/cargo/api/v1/crates/:package/:version/download", load: cargo, name: "download" },
+  { method: "DELETE", path: "/cargo/api/v1/crates/:package/:version/yank", load: cargo, name: "yankVersion" },
+  { method: "PUT", path: "/cargo/api/v1/crates/:package/:version/unyank", load: cargo, name: "unyankVersion" },
+  { method: "GET", path: "/cargo/api/v1/crates/:package/owners", load: cargo, name: "owners" },
 ];
