@@ -297,3 +297,31 @@ export function listPackagesOfType(tx: Tx, ownerId: number, type: string): Packa
     .orderBy(asc(packages.lowerName))
     .all();
 }
+
+/**
+ * Gitea's conda SearchFiles: the files (with their blobs) of an owner's conda packages in the
+ * channel (the package property `conda.channel`) and subdir (the file property `conda.subdir`),
+ * of public versions, `filename` (any case) if given; in creation order.
+ */
+export function searchCondaFiles(
+  tx: Tx,
+  f: { ownerId: number; channel: string; subdir: string; filename?: string },
+): { file: PackageFileRow; blob: PackageBlobRow; version: PackageVersionRow }[] {
+  const conds = [
+    eq(packages.type, "conda"),
+    eq(packages.ownerId, f.ownerId),
+    eq(packageVersions.isInternal, false),
+    sql`${packages.id} IN (SELECT ref_id FROM package_property WHERE ref_type = ${PackagePropertyRef.Package} AND name = 'conda.channel' AND value = ${f.channel})`,
+    sql`${packageFiles.id} IN (SELECT ref_id FROM package_property WHERE ref_type = ${PackagePropertyRef.File} AND name = 'conda.subdir' AND value = ${f.subdir})`,
+  ];
+  if (f.filename !== undefined && f.filename !== "") conds.push(eq(packageFiles.lowerName, f.filename.toLowerCase()));
+  return tx
+    .select({ file: packageFiles, blob: packageBlobs, version: packageVersions })
+    .from(packageFiles)
+    .innerJoin(packageBlobs, eq(packageBlobs.id, packageFiles.blobId))
+    .innerJoin(packageVersions, eq(packageVersions.id, packageFiles.versionId))
+    .innerJoin(packages, eq(packages.id, packageVersions.packageId))
+    .where(and(...conds))
+    .orderBy(asc(packageFiles.id))
+    .all();
+}

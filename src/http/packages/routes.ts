@@ -15,6 +15,7 @@ const pypi = () => import("./registries/pypi.ts");
 const maven = () => import("./registries/maven.ts");
 const npm = () => import("./registries/npm.ts");
 const cargo = () => import("./registries/cargo.ts");
+const conda = () => import("./registries/conda.ts");
 
 export const registryRoutes: readonly RegistryRoute[] = [
   { method: "GET", path: "/generic/:name/:version/:file", load: generic, name: "download" },
@@ -47,4 +48,7 @@ export const registryRoutes: readonly RegistryRoute[] = [
   { method: "DELETE", path: "/cargo/api/v1/crates/:package/:version/yank", load: cargo, name: "yankVersion" },
   { method: "PUT", path: "/cargo/api/v1/crates/:package/:version/unyank", load: cargo, name: "unyankVersion" },
   { method: "GET", path: "/cargo/api/v1/crates/:package/owners", load: cargo, name: "owners" },
+  { method: "GET", path: "/conda/*", load: conda, name: "download" },
+  { method: "HEAD", path: "/conda/*", load: conda, name: "download" },
+  { method: "PUT", path: "/conda/*", load: conda, name: "upload" },
 ];
