@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { makeTestApp } from "../support/app.ts";
 import { cargoPublishBody } from "../../src/lib/cargo.ts";
+import { signedIn, visibleText } from "../support/web.ts";
 
 const P = "/api/packages";
 const sha256 = (data: Uint8Array) => new Bun.CryptoHasher("sha256").update(data).digest("hex");
@@ -150,5 +151,30 @@ describe("Cargo registry over HTTP", () => {
     expect((await t.request("GET", `${P}/carol/cargo/config.json`)).status).toBe(401);
     const cfg = await t.json("GET", `${P}/carol/cargo/config.json`, { token });
     expect(cfg.body["auth-required"]).toBe(true);
+  });
+
+  test("an organization's index forms: owners only; publish then commits to its index", async () => {
+    const dora = await t.user("dora");
+    const doraToken = t.token(dora);
+    await t.ok("POST", "/api/v1/orgs", doraToken, { username: "acme" }, 201);
+    await t.user("eve");
+    const eve = await signedIn(t, "eve");
+    const refused = await eve.post("/org/acme/settings/packages/cargo/initialize", {});
+    expect(refused.status).not.toBe(303);
+    expect((await t.request("GET", "/api/v1/repos/acme/_cargo-index", { token: doraToken })).status).toBe(404);
+
+    const web = await signedIn(t, "dora");
+    const res = await web.post("/org/acme/settings/packages/cargo/initialize", {});
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toEndWith("/org/acme/settings/packages");
+    expect(visibleText(await web.page("/user/settings"))).toContain("The Cargo index was successfully created.");
+    const crate = new Uint8Array([1, 2, 3]);
+    expect((await t.request("PUT", `${P}/acme/cargo/api/v1/crates/new`, { body: cargoPublishBody(meta("org-crate", "1.0.0"), crate), token: doraToken })).status).toBe(200);
+    const file = await t.request("GET", "/api/v1/repos/acme/_cargo-index/raw/or/g-/org-crate", { token: doraToken });
+    expect(JSON.parse((await file.text()).trim()).cksum).toBe(sha256(crate));
+    const commits = await t.json("GET", "/api/v1/repos/acme/_cargo-index/commits", { token: doraToken });
+    expect(commits.body.map((c: any) => c.commit.message.trim())).toEqual(["Update org-crate", "Initialize Cargo Config"]);
+    expect((await web.post("/org/acme/settings/packages/cargo/rebuild", {})).status).toBe(303);
+    expect(visibleText(await web.page("/user/settings"))).toContain("The Cargo index was successfully rebuild.");
   });
 });
