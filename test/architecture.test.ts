@@ -360,6 +360,25 @@ describe("route declarations", () => {
     expect(problems).toEqual([]);
   });
 
+  test("every container registry endpoint (/v2/) is declared with the package scope, and with package access where its path names an owner", async () => {
+    const { containerRoutes } = await import("../src/http/packages/container-routes.ts");
+    const problems: string[] = [];
+    const seen = new Set<string>();
+    for (const route of containerRoutes) {
+      const key = `${route.method} ${route.path}`;
+      if (seen.has(key)) problems.push(`${key}: routed twice`);
+      seen.add(key);
+      if (!route.path.startsWith("/v2")) problems.push(`${key}: the container registry lives under /v2`);
+      const spec = (await route.load())[route.name] as { kind?: string; type?: string; access?: { scope?: unknown; package?: string } } | undefined;
+      if (spec?.kind !== "registry" || !spec.access || spec.type !== "container") problems.push(`${key}: ${route.name} is not a container endpoint declared in its module`);
+      else if (spec.access.scope !== "package") problems.push(`${key}: must declare the package scope`);
+      else if (route.path.includes(":owner") && !spec.access.package) problems.push(`${key}: a path naming an owner must declare package access`);
+      else if (!route.path.includes(":owner") && spec.access.package) problems.push(`${key}: package access needs :owner in the path`);
+      else if (route.method !== "GET" && route.method !== "HEAD" && spec.access.package !== "write") problems.push(`${key}: a write must declare package: "write"`);
+    }
+    expect(problems).toEqual([]);
+  });
+
   test("every web page is declared with its access, and every resource it declares is named by its path", async () => {
     const { webRoutes } = await import("../src/http/web/routes.ts");
     const problems: string[] = [];

@@ -17,6 +17,7 @@ import type { GitRequest } from "./git.ts";
 import { answerHead, requestPath, Router, type RouteParams } from "./router.ts";
 import { webRoutes } from "./web/routes.ts";
 import { registryRoutes } from "./packages/routes.ts";
+import { containerRoutes } from "./packages/container-routes.ts";
 
 /**
  * Assembles the whole HTTP surface in one place: the /api/v1 operations (each declared once, in
@@ -66,6 +67,12 @@ export function createApp(env: Env) {
   for (const route of registryRoutes) {
     router.add(route.method, `/api/packages/:owner${route.path}`, async (request, params) =>
       (await import("./packages/run-registry.ts")).runRegistry(deps, route, request, params, clientIp(request)),
+    );
+  }
+  // The container registry (OCI distribution) at the site root: /v2/...
+  for (const route of containerRoutes) {
+    router.add(route.method, route.path, async (request, params) =>
+      (await import("./packages/registries/container-run.ts")).runContainer(deps, route, request, params, clientIp(request)),
     );
   }
 
