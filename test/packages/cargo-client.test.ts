@@ -11,7 +11,9 @@ import { signedIn, visibleText } from "../support/web.ts";
 // form, and a second consumer reads the same crates through it (git-fetch-with-cli). Everything
 // cargo reads comes from a temporary CARGO_HOME naming hearth's registry; nothing else is asked.
 
-const CARGO = join(homedir(), ".cargo", "bin", "cargo");
+/** rustup's cargo in ~/.cargo/bin, else one on PATH (Debian's `cargo`), else CARGO names it. */
+const CARGO =
+  process.env.CARGO ?? [join(homedir(), ".cargo", "bin", "cargo"), Bun.which("cargo")].find((p): p is string => !!p && existsSync(p)) ?? "cargo";
 const t = makeTestApp("", { listen: true });
 const dir = mkdtempSync(join(tmpdir(), "hearth-cargo-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
