@@ -86,3 +86,15 @@ export function condaOf(info: [name: string, content: string | Uint8Array][], op
     opts.method ?? 8,
   );
 }
+
+/** `bytes` compressed by the system's bzip2 (a Debian base package), as conda-build compresses a .tar.bz2. */
+export function bzip2Of(bytes: Uint8Array): Uint8Array {
+  const run = Bun.spawnSync(["bzip2", "-c", "-9"], { stdin: bytes });
+  if (run.exitCode !== 0) throw new Error(`bzip2 failed: ${run.stderr.toString()}`);
+  return new Uint8Array(run.stdout);
+}
+
+/** A `.tar.bz2` conda package: the info files and a payload file. */
+export function tarBz2Of(info: [name: string, content: string | Uint8Array][]): Uint8Array {
+  return bzip2Of(tarOf([["lib/file.txt", "payload"], ...info]));
+}

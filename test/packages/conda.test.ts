@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { makeTestApp, type TestApp } from "../support/app.ts";
 import * as pkgModel from "../../src/models/package.ts";
 import { PackagePropertyRef } from "../../src/db/schema/index.ts";
-import { condaOf, zipOf } from "./conda-archives.ts";
+import { condaOf, tarBz2Of, zipOf } from "./conda-archives.ts";
 
 const P = "/api/packages";
 const md5 = (b: Uint8Array) => new Bun.CryptoHasher("md5").update(b).digest("hex");
@@ -126,6 +126,33 @@ describe("Conda registry over HTTP", () => {
     expect(tmpFiles(t)).toEqual([]);
   });
 
+  test("Gitea's test: a .tar.bz2 without a channel and a .conda in one, each found only where it was put", async () => {
+    const gitea = await t.user("gitea");
+    const token = t.token(gitea, ["write:package"]);
+    const index = JSON.stringify({ name: "test_package", version: "1.0.1", subdir: "noarch", build: "xxx" });
+    const bz2 = tarBz2Of([["info/index.json", index]]);
+    const conda = condaOf([["info/index.json", index]]);
+    const root = `${P}/gitea/conda`;
+    expect((await t.request("PUT", `${root}/test_package-1.0.1.tar.bz2`, { body: bz2 })).status).toBe(401);
+    expect((await t.request("PUT", `${root}/test_package-1.0.1.tar.bz2`, { token, body: bz2 })).status).toBe(201);
+    expect((await t.request("PUT", `${root}/test_package-1.0.1.tar.bz2`, { token, body: bz2 })).status).toBe(409);
+    expect((await t.request("PUT", `${root}/test-channel/test_package-1.0.1.conda`, { token, body: conda })).status).toBe(201);
+    expect((await t.request("PUT", `${root}/test-channel/test_package-1.0.1.conda`, { token, body: conda })).status).toBe(409);
+    expect(pkgModel.searchVersions(t.env.db, { ownerId: gitea.id, type: "conda", offset: 0, limit: 10 }).total).toBe(2);
+
+    expect((await t.request("GET", `${root}/noarch/test_package-1.0.1-xxx.tar.bz2`)).status).toBe(200);
+    expect((await t.request("GET", `${root}/test-channel/noarch/test_package-1.0.1-xxx.tar.bz2`)).status).toBe(404);
+    expect((await t.request("GET", `${root}/noarch/test_package-1.0.1-xxx.conda`)).status).toBe(404);
+    expect((await t.request("GET", `${root}/test-channel/noarch/test_package-1.0.1-xxx.conda`)).status).toBe(200);
+
+    const plain: any = await (await t.request("GET", `${root}/noarch/repodata.json`)).json();
+    expect(plain["packages.conda"]).toEqual({});
+    expect(plain.packages["test_package-1.0.1-xxx.tar.bz2"]).toMatchObject({ name: "test_package", version: "1.0.1", subdir: "noarch", build: "xxx", sha256: sha256(bz2), md5: md5(bz2), size: bz2.length });
+    const channelled: any = await (await t.request("GET", `${root}/test-channel/noarch/repodata.json`)).json();
+    expect(channelled.packages).toEqual({});
+    expect(channelled["packages.conda"]["test_package-1.0.1-xxx.conda"]).toMatchObject({ name: "test_package", sha256: sha256(conda), size: conda.length });
+  });
+
   test("Gitea's minimal package (index.json only, a stored zip member), and a second build in the same version", async () => {
     const bob = await t.user("bob");
     const token = t.token(bob, ["write:package"]);
@@ -167,7 +194,11 @@ describe("Conda registry over HTTP", () => {
     expect((await put("p.conda", zipOf([["info-x.tar.zst", Bun.zstdCompressSync(new Uint8Array(700).fill(65))]]))).status).toBe(400);
     expect((await put("p.conda", new Uint8Array(0))).status).toBe(400);
     expect((await put("p.zip", withIndex({}))).status).toBe(404);
-    expect((await put("p.tar.bz2", withIndex({}))).status).toBe(415);
+    expect(await put("p.tar.bz2", withIndex({}))).toEqual({ status: 400, body: JSON.stringify({ reason: "Bad Request", message: "not bzip2 data" }) });
+    expect((await put("p.tar.bz2", tarBz2Of([["info/index.json", JSON.stringify({ ...INDEX, name: "Bad" })]]))).body).toContain("package name is invalid");
+    expect((await put("p.tar.bz2", tarBz2Of([["info/about.json", "{}"]]))).body).toContain("package structure is invalid");
+    const truncated = tarBz2Of([["info/index.json", JSON.stringify(INDEX)]]);
+    expect((await put("p.tar.bz2", truncated.subarray(0, truncated.length - 20))).status).toBe(400);
     expect((await put("p.conda", new Uint8Array(300 * 1024))).status).toBe(403);
     expect(pkgModel.searchVersions(t.env.db, { ownerId: carol.id, type: "conda", offset: 0, limit: 10 }).total).toBe(0);
     expect(tmpFiles(t)).toEqual([]);
@@ -182,7 +213,7 @@ describe("Conda registry over HTTP", () => {
     expect((await t.request("GET", `${P}/dave/conda/noarch/repodata.json`)).status).toBe(200);
   });
 
-  test.skipIf(!Bun.which("cph"))("packages made by conda-package-handling (cph) are read", async () => {
+  test.skipIf(!Bun.which("cph"))("packages made by conda-package-handling (cph), .conda and .tar.bz2, are read", async () => {
     const frank = await t.user("frank");
     const token = t.token(frank, ["write:package"]);
     const dir = mkdtempSync(join(tmpdir(), "conda-cph-"));
@@ -194,12 +225,16 @@ describe("Conda registry over HTTP", () => {
       writeFileSync(join(prefix, "info", "index.json"), JSON.stringify({ ...INDEX, name: "hello", version: "2.0", subdir: "linux-64", build: "h123_0" }));
       writeFileSync(join(prefix, "info", "about.json"), JSON.stringify({ summary: "made by cph", home: "https://hello.example/" }));
       writeFileSync(join(prefix, "info", "files"), "lib/hello.txt\n");
-      const made = Bun.spawnSync(["cph", "create", prefix, "hello-2.0-h123_0.conda", "--out-folder", dir]);
-      expect(made.exitCode).toBe(0);
+      for (const out of ["hello-2.0-h123_0.conda", "hello-2.0-h123_0.tar.bz2"]) {
+        expect(Bun.spawnSync(["cph", "create", prefix, out, "--out-folder", dir]).exitCode).toBe(0);
+      }
+      const bz2 = readFileSync(join(dir, "hello-2.0-h123_0.tar.bz2"));
+      expect((await t.request("PUT", `${P}/frank/conda/main/hello-2.0-h123_0.tar.bz2`, { token, body: bz2 })).status).toBe(201);
       const body = readFileSync(join(dir, "hello-2.0-h123_0.conda"));
       expect((await t.request("PUT", `${P}/frank/conda/main/hello-2.0-h123_0.conda`, { token, body })).status).toBe(201);
       const repo: any = await (await t.request("GET", `${P}/frank/conda/main/linux-64/repodata.json`)).json();
       expect(repo["packages.conda"]["hello-2.0-h123_0.conda"]).toMatchObject({ name: "hello", version: "2.0", build: "h123_0", sha256: sha256(body) });
+      expect(repo.packages["hello-2.0-h123_0.tar.bz2"]).toMatchObject({ name: "hello", version: "2.0", build: "h123_0", sha256: sha256(bz2) });
       const pkg = pkgModel.getPackage(t.env.db, frank.id, "conda", "main/hello")!;
       expect(JSON.parse(pkgModel.getVersion(t.env.db, pkg.id, "2.0")!.metadataJson)).toMatchObject({ summary: "made by cph", project_url: "https://hello.example/" });
     } finally {

@@ -2,6 +2,7 @@ import { pipeline, Readable } from "node:stream";
 import { createInflateRaw, createZstdDecompress } from "node:zlib";
 import { BadRequest } from "../../../lib/errors.ts";
 import { InvalidTar, scanTar } from "../../../lib/tar.ts";
+import { bunzip2, InvalidBzip2 } from "../../../lib/bzip2.ts";
 import { InvalidZip, zipEntries, zipEntryData, type RandomAccess } from "../../../lib/zip.ts";
 import { condaPackage, InvalidCondaPackage, parseAboutJson, parseIndexJson, type CondaAbout, type CondaIndex, type CondaPackage } from "../../../lib/conda.ts";
 
@@ -43,7 +44,7 @@ async function badRequestOnInvalid<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (err) {
-    if (err instanceof InvalidCondaPackage || err instanceof InvalidTar || err instanceof InvalidZip) throw new BadRequest(err.message);
+    if (err instanceof InvalidCondaPackage || err instanceof InvalidTar || err instanceof InvalidZip || err instanceof InvalidBzip2) throw new BadRequest(err.message);
     if (err instanceof Error && "code" in err && typeof err.code === "string" && /^(Z_|ERR_ZSTD|ZSTD)/.test(err.code)) {
       throw new BadRequest(`corrupt compressed data: ${err.message}`);
     }
@@ -73,4 +74,13 @@ export function parseCondaFile(path: string): Promise<CondaPackage> {
       tar.destroy();
     }
   });
+}
+
+/**
+ * Gitea's ParsePackageBZ2: a `.tar.bz2` is the package's tar, bzip2-compressed, its info files
+ * among the others. Reads the stored file at `path` as a stream, decompressed block by block,
+ * and stops once both info files are found.
+ */
+export function parseTarBz2File(path: string): Promise<CondaPackage> {
+  return badRequestOnInvalid(() => parseInfoTar(bunzip2(Bun.file(path).stream()), false));
 }

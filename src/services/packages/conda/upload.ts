@@ -4,19 +4,12 @@ import { PackagePropertyRef } from "../../../db/schema/index.ts";
 import type { Doer } from "../../access/permission.ts";
 import { writeTx } from "../../../db/client.ts";
 import * as pkgModel from "../../../models/package.ts";
-import { BadRequest, HearthError } from "../../../lib/errors.ts";
+import { BadRequest } from "../../../lib/errors.ts";
 import { condaFileName, CondaProperty, type CondaPackage } from "../../../lib/conda.ts";
 import { BlobTooLarge, type StagedBlob } from "../../../storage/package-blobs.ts";
 import { PackageQuotaExceeded } from "../errors.ts";
 import { packageBlobStore, storePackageFile } from "../store.ts";
-import { parseCondaFile } from "./parse.ts";
-
-/** The registry cannot read this kind of package file (no decompressor for it here). */
-export class UnsupportedCondaFormat extends HearthError {
-  constructor(message: string) {
-    super(415, message);
-  }
-}
+import { parseCondaFile, parseTarBz2File } from "./parse.ts";
 
 export interface CondaUpload {
   owner: UserRow;
@@ -55,7 +48,7 @@ export async function uploadCondaPackage(env: Env, upload: CondaUpload): Promise
   try {
     let pkg: CondaPackage;
     if (upload.filename.endsWith(".tar.bz2")) {
-      throw new UnsupportedCondaFormat("this registry cannot read .tar.bz2 packages yet: upload the .conda format");
+      pkg = await parseTarBz2File(staged.tempPath);
     } else if (upload.filename.endsWith(".conda")) {
       pkg = await parseCondaFile(staged.tempPath);
     } else {
