@@ -41,7 +41,7 @@ describe("container registry", () => {
     expect(anon.status).toBe(401);
     expect(anon.headers.get("www-authenticate")).toBe(`Bearer realm="${ROOT_URL}v2/token",service="container_registry",scope="*"`);
     expect(anon.headers.get("docker-distribution-api-version")).toBe("registry/2.0");
-    expect((await anon.json()).errors[0].code).toBe("UNAUTHORIZED");
+    expect(((await anon.json()) as any).errors[0].code).toBe("UNAUTHORIZED");
     const alice = await t.user("alice");
     const userToken = await registryToken(t, ["alice", "password123"]);
     const ok = await t.request("GET", "/v2/", bearer(userToken));
@@ -67,7 +67,7 @@ describe("container registry", () => {
     expect((await pushBlob(t, token, "bob/app", layer)).status).toBe(201);
     const bad = await t.request("POST", `/v2/bob/app/blobs/uploads/?digest=${sha("other")}`, { ...bearer(token), body: "x" });
     expect(bad.status).toBe(400);
-    expect((await bad.json()).errors[0].code).toBe("DIGEST_INVALID");
+    expect(((await bad.json()) as any).errors[0].code).toBe("DIGEST_INVALID");
 
     const head = await t.request("HEAD", `/v2/bob/app/blobs/${sha(layer)}`, bearer(token));
     expect(head.status).toBe(200);
@@ -77,12 +77,12 @@ describe("container registry", () => {
     expect(await get.text()).toBe(layer);
     const unknown = await t.request("GET", `/v2/bob/app/blobs/${sha("nope")}`, bearer(token));
     expect(unknown.status).toBe(404);
-    expect((await unknown.json()).errors[0].code).toBe("BLOB_UNKNOWN");
+    expect(((await unknown.json()) as any).errors[0].code).toBe("BLOB_UNKNOWN");
 
     // A manifest naming a blob the image lacks is refused.
     const missing = await t.request("PUT", "/v2/bob/app/manifests/v1", { ...bearer(token, { "Content-Type": OCI_MANIFEST }), body: imageManifest(config, ["absent"]) });
     expect(missing.status).toBe(404);
-    expect((await missing.json()).errors[0].code).toBe("BLOB_UNKNOWN");
+    expect(((await missing.json()) as any).errors[0].code).toBe("BLOB_UNKNOWN");
 
     const manifest = imageManifest(config, [layer]);
     const put = await t.request("PUT", "/v2/bob/app/manifests/v1", { ...bearer(token, { "Content-Type": OCI_MANIFEST }), body: manifest });
@@ -113,9 +113,9 @@ describe("container registry", () => {
     expect(idx.status).toBe(201);
     const idxBad = await t.request("PUT", "/v2/bob/app/manifests/multi2", { ...bearer(token, { "Content-Type": OCI_INDEX }), body: index([sha("none")]) });
     expect(idxBad.status).toBe(404);
-    expect((await idxBad.json()).errors[0].code).toBe("MANIFEST_BLOB_UNKNOWN");
+    expect(((await idxBad.json()) as any).errors[0].code).toBe("MANIFEST_BLOB_UNKNOWN");
     const schema1 = await t.request("PUT", "/v2/bob/app/manifests/old", { ...bearer(token, { "Content-Type": OCI_MANIFEST }), body: '{"schemaVersion":1}' });
-    expect((await schema1.json()).errors[0].code).toBe("UNSUPPORTED");
+    expect(((await schema1.json()) as any).errors[0].code).toBe("UNSUPPORTED");
 
     const all = await t.json("GET", "/v2/bob/app/tags/list", bearer(token));
     expect(all.body).toEqual({ name: "bob/app", tags: ["multi", "v1", "v2"] });
@@ -141,7 +141,7 @@ describe("container registry", () => {
     const carl = await registryToken(t, ["carl", "password123"]);
     const carlPush = await pushBlob(t, carl, "bob/app", "carl");
     expect(carlPush.status).toBe(403);
-    expect((await carlPush.json()).errors[0].code).toBe("DENIED");
+    expect(((await carlPush.json()) as any).errors[0].code).toBe("DENIED");
   });
 
   test("chunked uploads: PATCH with Content-Range, 416 out of order, status, PUT ?digest=, cancel", async () => {
@@ -157,7 +157,7 @@ describe("container registry", () => {
     expect(p1.headers.get("range")).toBe("0-4");
     const skip = await t.request("PATCH", `/v2/dora/img/blobs/uploads/${uuid}`, { ...bearer(token, { "Content-Range": "9-12" }), body: "late" });
     expect(skip.status).toBe(416);
-    expect((await skip.json()).errors[0].code).toBe("BLOB_UPLOAD_INVALID");
+    expect(((await skip.json()) as any).errors[0].code).toBe("BLOB_UPLOAD_INVALID");
     const noRange = await t.request("PATCH", `/v2/dora/img/blobs/uploads/${uuid}`, { ...bearer(token), body: "more" });
     expect(noRange.status).toBe(400);
     const p2 = await t.request("PATCH", `/v2/dora/img/blobs/uploads/${uuid}`, { ...bearer(token, { "Content-Range": "5-10" }), body: " world" });
@@ -179,7 +179,7 @@ describe("container registry", () => {
     expect((await t.request("DELETE", `/v2/dora/img/blobs/uploads/${c}`, bearer(token))).status).toBe(204);
     const gone = await t.request("DELETE", `/v2/dora/img/blobs/uploads/${c}`, bearer(token));
     expect(gone.status).toBe(404);
-    expect((await gone.json()).errors[0].code).toBe("BLOB_UPLOAD_UNKNOWN");
+    expect(((await gone.json()) as any).errors[0].code).toBe("BLOB_UPLOAD_UNKNOWN");
     const dir = t.settings.packages.chunkedUploadPath;
     expect(existsSync(dir) ? readdirSync(dir).filter((f) => f === c || f === fresh) : []).toEqual([]);
   });
