@@ -4,9 +4,16 @@ import { authenticate, checkAccountState } from "../../auth/authenticate.ts";
 import { HearthError, Redirect, Unauthorized } from "../../lib/errors.ts";
 import { redactServerPaths } from "../respond.ts";
 import type { Door } from "../door.ts";
+import type { Principal } from "../../auth/principal.ts";
 
 /** How a registry words an error (status and message) in its protocol's own body. */
 export type RegistryErrorFormat = (status: number, message: string) => Response;
+
+/**
+ * A registry's own credentials (Chef's signed headers), tried before the door's: a principal, or
+ * undefined when the request does not carry them.
+ */
+export type RegistryAuthenticator = (env: Env, request: Request) => Principal | undefined | Promise<Principal | undefined>;
 
 /** Gitea's default for package registries: the message as plain text. */
 export const plainTextError: RegistryErrorFormat = (status, message) =>
@@ -17,14 +24,15 @@ export const plainTextError: RegistryErrorFormat = (status, message) =>
  * packages — Basic with a password or a token, `Authorization: token|Bearer` — with the API's
  * account checks; a 401 carries `WWW-Authenticate: Basic realm="Gitea Package API"` so clients
  * retry with credentials. Errors: the registry's own body (`format`), plain text by default.
- * Redirects: the same path under an owner's new name.
+ * Redirects: the same path under an owner's new name. `own`: a registry's own credentials, tried
+ * first (see RegistrySpec.authenticate).
  */
-export function packagesDoor(env: Env, limiter: FailureLimiter, format: RegistryErrorFormat = plainTextError): Door {
+export function packagesDoor(env: Env, limiter: FailureLimiter, format: RegistryErrorFormat = plainTextError, own?: RegistryAuthenticator): Door {
   return {
     env,
     async authenticate(call) {
       const req = { headers: call.request.headers, query: call.url.searchParams, ip: call.ip };
-      call.principal = (await authenticate(env, req, limiter)).principal;
+      call.principal = (own && (await own(env, call.request))) || (await authenticate(env, req, limiter)).principal;
       checkAccountState(env, call.principal);
       return call.principal;
     },

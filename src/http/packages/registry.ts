@@ -2,7 +2,7 @@ import type { Env } from "../../services/env.ts";
 import type { Principal } from "../../auth/principal.ts";
 import type { PackageType } from "../../config/packages.ts";
 import type { Access, Granted } from "../route.ts";
-import type { RegistryErrorFormat } from "../doors/packages.ts";
+import type { RegistryAuthenticator, RegistryErrorFormat } from "../doors/packages.ts";
 
 /** What a registry handler is given beside the owner and access mode its declaration resolved. */
 export interface RegistryContext {
@@ -24,6 +24,13 @@ export interface RegistrySpec<A extends Access> {
   type: PackageType;
   access: A;
   errors?: RegistryErrorFormat;
+  /**
+   * A registry's own credentials, tried before the door's (Basic, tokens): the principal a
+   * request proves by them, undefined when it does not carry them (the door's then count), or a
+   * typed error (a 401 the registry's error format words). The door still applies the account
+   * checks. Chef uses it for its signed headers.
+   */
+  authenticate?: RegistryAuthenticator;
   handler(ctx: RegistryContext & Granted<A>): Response | Promise<Response>;
 }
 

@@ -16,6 +16,7 @@ const maven = () => import("./registries/maven.ts");
 const npm = () => import("./registries/npm.ts");
 const cargo = () => import("./registries/cargo.ts");
 const conda = () => import("./registries/conda.ts");
+const chef = () => import("./registries/chef.ts");
 
 export const registryRoutes: readonly RegistryRoute[] = [
   { method: "GET", path: "/generic/:name/:version/:file", load: generic, name: "download" },
@@ -51,4 +52,13 @@ export const registryRoutes: readonly RegistryRoute[] = [
   { method: "GET", path: "/conda/*", load: conda, name: "download" },
   { method: "HEAD", path: "/conda/*", load: conda, name: "download" },
   { method: "PUT", path: "/conda/*", load: conda, name: "upload" },
+  { method: "GET", path: "/chef/api/v1/universe", load: chef, name: "universe" },
+  { method: "GET", path: "/chef/api/v1/search", load: chef, name: "search" },
+  { method: "GET", path: "/chef/api/v1/cookbooks", load: chef, name: "search" },
+  { method: "POST", path: "/chef/api/v1/cookbooks", load: chef, name: "upload" },
+  { method: "GET", path: "/chef/api/v1/cookbooks/:name", load: chef, name: "cookbook" },
+  { method: "DELETE", path: "/chef/api/v1/cookbooks/:name", load: chef, name: "deletePackage" },
+  { method: "GET", path: "/chef/api/v1/cookbooks/:name/versions/:version", load: chef, name: "cookbookVersionInfo" },
+  { method: "DELETE", path: "/chef/api/v1/cookbooks/:name/versions/:version", load: chef, name: "deleteVersion" },
+  { method: "GET", path: "/chef/api/v1/cookbooks/:name/versions/:version/download", load: chef, name: "download" },
 ];

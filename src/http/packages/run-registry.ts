@@ -7,7 +7,7 @@ import type { RouteParams } from "../router.ts";
 import type { AnyRegistryEndpoint } from "./registry.ts";
 import type { RegistryRoute } from "./routes.ts";
 
-/** Runs one registry endpoint: the packages door's credentials, the declared access, the handler. */
+/** Runs one registry endpoint: the registry's own credentials if it has any, else the packages door's, the declared access, the handler. */
 export async function runRegistry(
   deps: { env: Env; limiter: FailureLimiter },
   route: RegistryRoute,
@@ -18,7 +18,7 @@ export async function runRegistry(
   const { env } = deps;
   const spec = (await route.load())[route.name] as AnyRegistryEndpoint | undefined;
   if (!spec || spec.kind !== "registry") throw new Error(`registry endpoint ${route.name} is not in its module`);
-  const door = packagesDoor(env, deps.limiter, spec.errors);
+  const door = packagesDoor(env, deps.limiter, spec.errors, spec.authenticate);
   const call = newCall(request, ip, spec.access);
   if (!env.settings.packages.enabled) return door.errorResponse(new NotFound("packages are disabled"), call);
   const level = spec.access.package === "write" ? "write" : "read";
