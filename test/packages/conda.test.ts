@@ -119,6 +119,16 @@ describe("Conda registry over HTTP", () => {
         });
       }
     }
+    // The .bz2 forms: the same document, bzip2-compressed (read back with the system's bzip2).
+    for (const file of ["repodata.json.bz2", "current_repodata.json.bz2"]) {
+      const res = await t.request("GET", `${root}/noarch/${file}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe("application/x-bzip2");
+      const plain = Bun.spawnSync(["bzip2", "-dc"], { stdin: new Uint8Array(await res.arrayBuffer()) });
+      expect(plain.exitCode).toBe(0);
+      expect(plain.stdout.toString()).toBe(await (await t.request("GET", `${root}/noarch/repodata.json`)).text());
+    }
+    expect((await t.request("GET", `${root}/linux-64/repodata.json.bz2`)).status).toBe(404);
     const empty = await t.request("GET", `${root}/linux-64/repodata.json`);
     expect(empty.status).toBe(404);
     expect(((await empty.json()) as any).reason).toBe("Not Found");

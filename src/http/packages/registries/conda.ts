@@ -1,4 +1,5 @@
 import { NotFound } from "../../../lib/errors.ts";
+import { bzip2Compress } from "../../../lib/bzip2-compress.ts";
 import { isCondaPackageFileName, parseCondaDownloadPath, parseCondaUploadPath } from "../../../lib/conda.ts";
 import { openBlob } from "../../../services/packages/lookup.ts";
 import { condaRepoData, findCondaFile } from "../../../services/packages/conda/repodata.ts";
@@ -37,8 +38,8 @@ function subPath(params: Record<string, string>): string {
 
 /**
  * `GET|HEAD …/conda/[{channel}/]{subdir}/{file}`: `repodata.json` and `current_repodata.json`
- * generated for the subdir (404 without files), or a package file, counted as a download on GET.
- * The `.bz2` forms of the repodata are not served: there is no bzip2 compressor here.
+ * generated for the subdir (404 without files), also bzip2-compressed (`.bz2`), or a package
+ * file, counted as a download on GET.
  */
 export const download = endpoint({
   type: "conda",
@@ -48,10 +49,12 @@ export const download = endpoint({
     const path = parseCondaDownloadPath(subPath(ctx.params));
     if (!path) throw new NotFound("");
     const { channel, subdir, filename } = path;
-    if (filename === "repodata.json" || filename === "current_repodata.json") {
-      const body = JSON.stringify(condaRepoData(ctx.env, ctx.packageOwner, channel, subdir)) + "\n";
+    const repodata = /^(?:current_)?repodata\.json(\.bz2)?$/.exec(filename);
+    if (repodata) {
+      const json = Buffer.from(JSON.stringify(condaRepoData(ctx.env, ctx.packageOwner, channel, subdir)) + "\n");
+      const body = repodata[1] ? bzip2Compress(json) : json;
       return new Response(ctx.request.method === "HEAD" ? null : body, {
-        headers: { "Content-Type": "application/json", "Content-Length": String(Buffer.byteLength(body)) },
+        headers: { "Content-Type": repodata[1] ? "application/x-bzip2" : "application/json", "Content-Length": String(body.length) },
       });
     }
     if (!isCondaPackageFileName(filename)) throw new NotFound("");
