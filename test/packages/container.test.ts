@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync } from "node:fs";
+import { getBlobBySha256, getPackage, getVersion } from "../../src/models/package.ts";
 import { makeTestApp, ROOT_URL, type TestApp } from "../support/app.ts";
 
 // The container registry over HTTP as Gitea's tests/integration/api_packages_container_test.go
@@ -98,6 +99,13 @@ describe("container registry", () => {
       const h = await t.request("HEAD", `/v2/bob/app/manifests/${ref}`, bearer(token));
       expect(h.headers.get("content-length")).toBe(String(manifest.length));
     }
+    // Each GET of the manifest (not a HEAD) counted a download of the tag's version.
+    const listed = await t.json("GET", "/api/v1/packages/bob?type=container", bearer(t.token(await t.user("bob-admin", { admin: true }))));
+    expect(listed.status).toBe(200);
+    expect(listed.body.map((p: any) => [p.name, p.version])).toEqual([["app", "v1"]]);
+    const pkg = getPackage(t.env.db, listed.body[0].owner.id, "container", "app")!;
+    expect(getVersion(t.env.db, pkg.id, "v1")!.downloadCount).toBe(2);
+    expect(getVersion(t.env.db, pkg.id, "_upload")!.isInternal).toBe(true);
     // Docker's media type, by the document's own mediaType; and pushed by digest (untagged).
     const docker = imageManifest(config, [layer], DOCKER_MANIFEST);
     expect((await t.request("PUT", "/v2/bob/app/manifests/v2", { ...bearer(token), body: docker })).status).toBe(201);
@@ -185,7 +193,7 @@ describe("container registry", () => {
   });
 
   test("cross-repository mount, blob and manifest deletes, the catalog with Link paging", async () => {
-    await t.user("erin");
+    const erin = await t.user("erin");
     const token = await registryToken(t, ["erin", "password123"]);
     const config = '{"os":"linux"}';
     expect((await pushBlob(t, token, "erin/one", config)).status).toBe(201);
@@ -205,9 +213,13 @@ describe("container registry", () => {
     expect((await t.request("GET", "/v2/erin/two/manifests/latest", bearer(token))).status).toBe(404);
     expect((await t.request("GET", "/v2/erin/two/manifests/stable", bearer(token))).status).toBe(404);
     expect((await t.request("DELETE", `/v2/erin/two/manifests/${sha(manifest)}`, bearer(token))).status).toBe(404);
+    // The image went with its last manifest, and the blob no image holds any more with it.
+    expect(getPackage(t.env.db, erin.id, "container", "two")).toBeUndefined();
+    expect(getBlobBySha256(t.env.db, sha(config).slice(7))).toBeDefined(); // erin/one still has it
 
     expect((await t.request("DELETE", `/v2/erin/one/blobs/${sha(config)}`, bearer(token))).status).toBe(202);
     expect((await t.request("HEAD", `/v2/erin/one/blobs/${sha(config)}`, bearer(token))).status).toBe(404);
+    expect(getBlobBySha256(t.env.db, sha(config).slice(7))).toBeUndefined();
 
     const all = await t.json("GET", "/v2/_catalog", bearer(token));
     expect(all.status).toBe(200);

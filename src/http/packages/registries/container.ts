@@ -95,7 +95,8 @@ function serveManifest(ctx: RegistryContext, owner: UserRow, image: string, refe
   const m = findManifest(ctx.env, owner, image, reference);
   const headers = { "Content-Type": m.mediaType, "Docker-Content-Digest": m.digest, ETag: `"${m.digest}"` };
   if (ctx.request.method === "HEAD") return new Response(null, { headers: { ...headers, "Content-Length": String(m.blob.size) } });
-  return servePackageBlob(ctx.request, m.blob, openBlob(ctx.env, m.blob), headers);
+  // The manifest is the version's lead file: its GET counts a download of the version, as Gitea's does.
+  return servePackageBlob(ctx.request, m.blob, openBlob(ctx.env, m.blob, m.version), headers);
 }
 
 function serveBlob(ctx: RegistryContext, owner: UserRow, image: string, digest: string): Response {

@@ -8,7 +8,7 @@ import { isSha256Digest, isTag, ManifestError, parseManifest, platformOf, sha256
 import type { Doer } from "../../access/permission.ts";
 import { canSeeOwner } from "../../access/permission.ts";
 import { packageEvents, userOfDoer } from "../../events/package-events.ts";
-import { deleteVersion } from "../lookup.ts";
+import { deleteFile, deleteVersion } from "../lookup.ts";
 import { packageBlobStore } from "../store.ts";
 import { PackageQuotaExceeded } from "../errors.ts";
 import { ensureImagePackage, PROP_DIGEST, PROP_MANIFEST_REFERENCE, PROP_MEDIA_TYPE, PROP_TAGGED, UPLOAD_VERSION, blobFileName } from "./blobs.ts";
@@ -212,6 +212,13 @@ export function deleteManifest(env: Env, doer: Doer, owner: UserRow, image: stri
   } else throw errManifestUnknown();
   const unique = [...new Map(versions.filter((v) => !v.isInternal).map((v) => [v.id, v])).values()];
   if (!unique.length) throw errManifestUnknown();
+  // The core removes the package with its last public version, and with it the internal upload
+  // version: its files go first, through the core, so their blobs do not stay behind.
+  const pkgId = unique[0]!.packageId;
+  if (pkgModel.listVersions(env.db, pkgId).total <= unique.length) {
+    const upload = pkgModel.getVersion(env.db, pkgId, UPLOAD_VERSION);
+    if (upload) for (const { file } of pkgModel.listFiles(env.db, upload.id)) deleteFile(env, file);
+  }
   for (const v of unique) deleteVersion(env, v, doer);
 }
 
