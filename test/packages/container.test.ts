@@ -230,4 +230,36 @@ describe("container registry", () => {
     const second = await t.json("GET", `/v2/_catalog?n=1&last=${encodeURIComponent(all.body.repositories[0])}`, bearer(token));
     expect(second.body.repositories).toEqual([all.body.repositories[1]]);
   });
+
+  test("a private owner's images, a read-only token's registry token, REQUIRE_SIGNIN_VIEW", async () => {
+    const fay = await t.user("fay");
+    await t.ok("PATCH", "/api/v1/admin/users/fay", t.token(await t.user("root", { admin: true })), { login_name: "fay", source_id: 0, visibility: "private" });
+    const token = await registryToken(t, ["fay", "password123"]);
+    expect((await pushBlob(t, token, "fay/secret", "private bytes")).status).toBe(201);
+    expect((await t.request("HEAD", `/v2/fay/secret/blobs/${sha("private bytes")}`, bearer(token))).status).toBe(200);
+    const anon = await t.request("HEAD", `/v2/fay/secret/blobs/${sha("private bytes")}`, bearer(await registryToken(t)));
+    expect(anon.status).toBe(401);
+    await t.user("gus");
+    const gus = await t.json("GET", `/v2/fay/secret/blobs/${sha("private bytes")}`, bearer(await registryToken(t, ["gus", "password123"])));
+    expect(gus.status).toBe(403);
+    expect(gus.body.errors[0].code).toBe("DENIED");
+    // The catalog shows the image to its owner only.
+    expect((await t.json("GET", "/v2/_catalog", bearer(token))).body.repositories).toContain("fay/secret");
+    expect((await t.json("GET", "/v2/_catalog", bearer(await registryToken(t)))).body.repositories).not.toContain("fay/secret");
+    // A registry token carries the scope of the access token it was issued for.
+    const readOnly = t.token(fay, ["read:package"]);
+    const scoped = await registryToken(t, ["fay", readOnly]);
+    expect((await t.request("HEAD", `/v2/fay/secret/blobs/${sha("private bytes")}`, bearer(scoped))).status).toBe(200);
+    expect((await pushBlob(t, scoped, "fay/secret", "more")).status).toBe(403);
+  });
+});
+
+describe("container registry with REQUIRE_SIGNIN_VIEW", () => {
+  const t = makeTestApp("[service]\nREQUIRE_SIGNIN_VIEW = true\n");
+
+  test("no anonymous token, and an anonymous token is no credential", async () => {
+    expect((await t.request("GET", "/v2/token")).status).toBe(401);
+    await t.user("hal");
+    expect((await t.request("GET", "/v2/", bearer(await registryToken(t, ["hal", "password123"])))).status).toBe(200);
+  });
 });
