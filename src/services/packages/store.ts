@@ -21,6 +21,9 @@ export function packageBlobStore(env: Env): PackageBlobStore {
 
 export type Properties = readonly (readonly [name: string, value: string])[];
 
+/** A new file whose bytes were staged already (`stageUpload`), as a registry that reads them before storing does. */
+export type StagedPackageFile = Omit<NewPackageFile, "file"> & { file: Omit<NewPackageFile["file"], "data"> };
+
 export interface NewPackageFile {
   owner: UserRow;
   creator: Doer;
@@ -31,6 +34,8 @@ export interface NewPackageFile {
   /** The version's metadata (stored as JSON when the version is created). */
   metadata?: unknown;
   versionProperties?: Properties;
+  /** Properties of the package itself, added when it does not have them yet (conda's name and channel). */
+  packageProperties?: Properties;
   /** A version that exists already gets the file (`add`), or the upload is refused (409). */
   existingVersion: "add" | "refuse";
   file: {
@@ -62,15 +67,26 @@ export interface StoredFile {
  * file with its properties. The bytes are kept only when the rows are written.
  */
 export async function storePackageFile(env: Env, input: NewPackageFile): Promise<StoredFile> {
-  const limits = env.settings.packages;
-  const store = packageBlobStore(env);
-  let staged: StagedBlob;
+  return storeStagedFile(env, input, await stageUpload(env, input.type, input.file.data));
+}
+
+/**
+ * Streams an upload to a staged blob, hashed, refused past `[packages] LIMIT_SIZE_<TYPE>`: for a
+ * registry that must read the bytes (an archive's metadata) before it knows what it stores.
+ */
+export async function stageUpload(env: Env, type: PackageType, data: AsyncIterable<Uint8Array>): Promise<StagedBlob> {
   try {
-    staged = await store.stage(input.file.data, limits.limitSize[input.type]);
+    return await packageBlobStore(env).stage(data, env.settings.packages.limitSize[type]);
   } catch (err) {
     if (err instanceof BlobTooLarge) throw new PackageQuotaExceeded("maximum allowed package type size exceeded");
     throw err;
   }
+}
+
+/** Stores a staged blob as a package file (storePackageFile's second half); the staged copy is kept or dropped, never left. */
+export async function storeStagedFile(env: Env, input: StagedPackageFile, staged: StagedBlob): Promise<StoredFile> {
+  const limits = env.settings.packages;
+  const store = packageBlobStore(env);
   try {
     input.verify?.(staged.hashes);
     const stored = writeTx(env.db, (tx) => {
@@ -85,6 +101,12 @@ export async function storePackageFile(env: Env, input: NewPackageFile): Promise
         semverCompatible: input.semverCompatible ?? false,
         isInternal: false,
       });
+      if (input.packageProperties?.length) {
+        const have = new Set(pkgModel.listProperties(tx, PackagePropertyRef.Package, pkg.id).map((p) => p.name));
+        for (const [name, value] of input.packageProperties) {
+          if (!have.has(name)) pkgModel.insertProperty(tx, { refType: PackagePropertyRef.Package, refId: pkg.id, name, value });
+        }
+      }
       let version = pkgModel.getVersion(tx, pkg.id, input.version);
       const createdVersion = !version;
       if (version && input.existingVersion === "refuse") throw new DuplicatePackageVersion();
