@@ -4,9 +4,8 @@ import type { Doer } from "../../access/permission.ts";
 import type { FormPart } from "../../../lib/multipart-stream.ts";
 import { BadRequest } from "../../../lib/errors.ts";
 import { displayName, homepageOf, isValidProjectName, isValidVersion } from "../../../lib/pypi.ts";
-import { BlobTooLarge, type BlobHashes, type StagedBlob } from "../../../storage/package-blobs.ts";
-import { PackageQuotaExceeded } from "../errors.ts";
-import { packageBlobStore, storePackageFile } from "../store.ts";
+import type { BlobHashes, StagedBlob } from "../../../storage/package-blobs.ts";
+import { packageBlobStore, stageUpload, storePackageFile, storeStagedFile, type StagedPackageFile } from "../store.ts";
 import type { PyPIMetadata } from "./metadata.ts";
 
 /** The form fields an upload records, read once each (Go's FormValue takes the first). */
@@ -120,12 +119,12 @@ export interface PyPIUpload {
 export async function uploadDistribution(env: Env, upload: PyPIUpload): Promise<void> {
   const form = new FormValues();
   const parts = upload.parts[Symbol.asyncIterator]();
-  const blobs = packageBlobStore(env);
   let aside: { staged: StagedBlob; filename: string } | undefined;
-  const save = (filename: string, data: AsyncIterable<Uint8Array>, verify?: (h: BlobHashes) => void) => {
+  /** The file as the package core stores it, named and described by the fields read so far. */
+  const describe = (filename: string): StagedPackageFile => {
     const { name, version } = target(form);
     if (filename === "." || filename === ".." || filename === "/") throw new BadRequest("invalid filename");
-    return storePackageFile(env, {
+    return {
       owner: upload.owner,
       creator: upload.creator,
       type: "pypi",
@@ -134,9 +133,8 @@ export async function uploadDistribution(env: Env, upload: PyPIUpload): Promise<
       semverCompatible: false,
       metadata: metadataOf(form),
       existingVersion: "add",
-      file: { name: filename, isLead: true, data },
-      verify,
-    });
+      file: { name: filename, isLead: true },
+    };
   };
   try {
     for (let next = await parts.next(); !next.done; next = await parts.next()) {
@@ -144,24 +142,27 @@ export async function uploadDistribution(env: Env, upload: PyPIUpload): Promise<
       if (part.name === "content" && part.filename !== undefined) {
         if (aside) continue; // Go's FormFile: the first file of the field
         if (form.has("name") && form.has("version") && form.has("sha256_digest")) {
-          await save(part.filename, fileThenRest(part, parts, form), (hashes) => checkDigest(form, hashes));
+          const file = describe(part.filename);
+          await storePackageFile(env, {
+            ...file,
+            file: { ...file.file, data: fileThenRest(part, parts, form) },
+            verify: (hashes: BlobHashes) => checkDigest(form, hashes),
+          });
           return;
         }
-        try {
-          aside = { staged: await blobs.stage(part.chunks(), env.settings.packages.limitSize.pypi), filename: part.filename };
-        } catch (err) {
-          if (err instanceof BlobTooLarge) throw new PackageQuotaExceeded("maximum allowed package type size exceeded");
-          throw err;
-        }
+        aside = { staged: await stageUpload(env, "pypi", part.chunks()), filename: part.filename };
       } else if (form.wants(part)) {
         await form.read(part);
       }
     }
     if (!aside) throw new BadRequest("http: no such file");
-    checkDigest(form, aside.staged.hashes);
-    await save(aside.filename, Bun.file(aside.staged.tempPath).stream());
+    const { staged, filename } = aside;
+    checkDigest(form, staged.hashes);
+    const file = describe(filename);
+    aside = undefined; // storeStagedFile keeps or drops it from here on
+    await storeStagedFile(env, file, staged);
   } finally {
-    if (aside) await blobs.discard(aside.staged);
+    if (aside) await packageBlobStore(env).discard(aside.staged);
     await parts.return?.(undefined);
   }
 }
