@@ -292,7 +292,7 @@ describe("Chef registry over HTTP", () => {
       // mixlib-authentication implements 1.0, 1.1 and 1.3 (1.2 was never written there).
       if (version !== "1.2") signers.unshift(["mixlib-authentication", rubySign]);
       for (const [who, sign] of signers) {
-        test.skipIf(who !== "node" && !hasRuby)(`version ${version} signed by ${who}: upload, read, delete as dave`, async () => {
+        test.skipIf(who !== "node" && !hasRuby && !process.env.CI)(`version ${version} signed by ${who}: upload, read, delete as dave`, async () => {
           const path = `${P}/dave/chef/api/v1/cookbooks`;
           const ver = `${versions.indexOf(version) + 1}.${who === "node" ? 1 : 0}.0`;
           const form = await shareForm(cookbook(ver));
