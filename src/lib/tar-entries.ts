@@ -14,6 +14,8 @@ export interface TarEntry {
   /** Go's Typeflag: "0" for a regular file ("\0" is reported as "0" as Go does), "5" a directory... */
   readonly type: string;
   readonly size: number;
+  /** The member's bytes; more than `limit` bytes is a 400. */
+  bytes(limit: number): Promise<Uint8Array>;
   /** The member's bytes as UTF-8 text; more than `limit` bytes is a 400. */
   text(limit: number): Promise<string>;
 }
@@ -173,13 +175,16 @@ export async function* tarEntries(source: AsyncIterable<Uint8Array>): AsyncGener
         name,
         type,
         size,
-        async text(limit) {
+        async bytes(limit) {
           if (consumed) throw new Error("the entry was read already");
           consumed = true;
           if (size > limit) throw new BadRequest("archive member too large");
           const data = await bytes.read(size);
           if (data.byteLength < size || !(await bytes.skip(bodyPadded - size))) throw new BadRequest("unexpected EOF");
-          return decoder.decode(data);
+          return data;
+        },
+        async text(limit) {
+          return decoder.decode(await this.bytes(limit));
         },
       };
       yield entry;

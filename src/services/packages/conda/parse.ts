@@ -1,7 +1,7 @@
 import { pipeline, Readable } from "node:stream";
 import { createInflateRaw, createZstdDecompress } from "node:zlib";
 import { BadRequest } from "../../../lib/errors.ts";
-import { InvalidTar, scanTar } from "../../../lib/tar.ts";
+import { tarEntries } from "../../../lib/tar-entries.ts";
 import { bunzip2, InvalidBzip2 } from "../../../lib/bzip2.ts";
 import { InvalidZip, zipEntries, zipEntryData, type RandomAccess } from "../../../lib/zip.ts";
 import { condaPackage, InvalidCondaPackage, parseAboutJson, parseIndexJson, type CondaAbout, type CondaIndex, type CondaPackage } from "../../../lib/conda.ts";
@@ -28,13 +28,13 @@ function fileAccess(path: string): RandomAccess {
 async function parseInfoTar(tar: AsyncIterable<Uint8Array>, isConda: boolean): Promise<CondaPackage> {
   let index: CondaIndex | undefined;
   let about: CondaAbout | undefined;
-  await scanTar(tar, async (entry, body) => {
-    if (entry.type !== "file" || (entry.name !== "info/index.json" && entry.name !== "info/about.json")) return false;
+  for await (const entry of tarEntries(tar)) {
+    if (entry.type !== "0" || (entry.name !== "info/index.json" && entry.name !== "info/about.json")) continue;
     if (entry.size > MAX_INFO_FILE) throw new BadRequest(`${entry.name} is too large`);
-    if (entry.name === "info/index.json") index = parseIndexJson(await body());
-    else about = parseAboutJson(await body());
-    return index !== undefined && about !== undefined;
-  });
+    if (entry.name === "info/index.json") index = parseIndexJson(await entry.bytes(MAX_INFO_FILE));
+    else about = parseAboutJson(await entry.bytes(MAX_INFO_FILE));
+    if (index !== undefined && about !== undefined) break;
+  }
   if (!index) throw new BadRequest("package structure is invalid");
   return condaPackage(index, about, isConda);
 }
@@ -44,7 +44,7 @@ async function badRequestOnInvalid<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (err) {
-    if (err instanceof InvalidCondaPackage || err instanceof InvalidTar || err instanceof InvalidZip || err instanceof InvalidBzip2) throw new BadRequest(err.message);
+    if (err instanceof InvalidCondaPackage || err instanceof InvalidZip || err instanceof InvalidBzip2) throw new BadRequest(err.message);
     if (err instanceof Error && "code" in err && typeof err.code === "string" && /^(Z_|ERR_ZSTD|ZSTD)/.test(err.code)) {
       throw new BadRequest(`corrupt compressed data: ${err.message}`);
     }
