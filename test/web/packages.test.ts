@@ -39,3 +39,31 @@ describe("package pages", () => {
     expect(visibleText(await (await signedIn(t, "bob")).page("/bob/-/packages"))).toContain("secret");
   });
 });
+
+describe("package settings", () => {
+  const t = makeTestApp();
+
+  test("the Cargo index is made from the settings page and then offered for rebuilding; the Chef key pair form is there", async () => {
+    await t.user("olga");
+    const web = await signedIn(t, "olga");
+    const before = await web.page("/user/settings/packages");
+    expect(visibleText(before)).toContain("There is no index repository yet.");
+    expect(before).toContain('action="/user/settings/packages/chef/regenerate_keypair"');
+    expect(before).toContain('aria-current="page">Packages');
+    const made = await web.post("/user/settings/packages/cargo/initialize", {});
+    expect(made.status).toBe(303);
+    expect(made.headers.get("location")).toBe("/user/settings/packages");
+    const after = await web.page("/user/settings/packages");
+    expect(after).toContain('href="/olga/_cargo-index"');
+    expect(after).toContain('action="/user/settings/packages/cargo/rebuild"');
+    expect((await new WebClient(t).get("/user/settings/packages")).status).toBe(303);
+  });
+
+  test("an organization's package settings are for its owners", async () => {
+    const owner = await t.user("oscar");
+    await t.user("pia");
+    await t.ok("POST", "/api/v1/orgs", t.token(owner), { username: "crates" }, 201);
+    expect(visibleText(await (await signedIn(t, "oscar")).page("/org/crates/settings/packages"))).toContain("Cargo index");
+    expect((await (await signedIn(t, "pia")).get("/org/crates/settings/packages")).status).toBeGreaterThanOrEqual(403);
+  });
+});

@@ -69,6 +69,8 @@ export const webRoutes: readonly WebRoute[] = [
   { method: "POST", path: "/user/settings/security/two_factor/enroll", load: settingsSecurity, name: "enroll" },
   { method: "POST", path: "/user/settings/security/two_factor/regenerate_scratch", load: settingsSecurity, name: "regenerateScratch" },
   { method: "POST", path: "/user/settings/security/two_factor/disable", load: settingsSecurity, name: "disable" },
+  { method: "GET", path: "/user/settings/packages", load: () => import("./pages/user/settings-packages.ts"), name: "userPackages" },
+  { method: "GET", path: "/org/:org/settings/packages", load: () => import("./pages/user/settings-packages.ts"), name: "orgPackages" },
   { method: "POST", path: "/user/settings/packages/chef/regenerate_keypair", load: () => import("./pages/user/settings-packages-chef.ts"), name: "userRegenerateKeypair" },
   { method: "POST", path: "/org/:org/settings/packages/chef/regenerate_keypair", load: () => import("./pages/user/settings-packages-chef.ts"), name: "orgRegenerateKeypair" },
   { method: "POST", path: "/user/settings/packages/cargo/initialize", load: () => import("./pages/user/settings-packages-cargo.ts"), name: "userInitialize" },

@@ -1,12 +1,13 @@
 import { html, type Html, type HtmlValue } from "../../../lib/html.ts";
 
-export type SettingsSection = "profile" | "account" | "applications" | "security";
+export type SettingsSection = "profile" | "account" | "applications" | "security" | "packages";
 
 const SECTIONS: readonly { id: SettingsSection; path: string; label: string }[] = [
   { id: "profile", path: "/user/settings", label: "Profile" },
   { id: "account", path: "/user/settings/account", label: "Account" },
   { id: "applications", path: "/user/settings/applications", label: "Applications" },
   { id: "security", path: "/user/settings/security", label: "Security" },
+  { id: "packages", path: "/user/settings/packages", label: "Packages" },
 ];
 
 /**

@@ -78,7 +78,8 @@ async function alterIndexRepo(env: Env, doer: UserRow, repo: RepoRow, owner: Use
   });
 }
 
-function indexRepoOf(env: Env, owner: UserRow): RepoRow | undefined {
+/** The owner's git index repository, when it was made. */
+export function indexRepoOf(env: Env, owner: UserRow): RepoRow | undefined {
   return repoModel.getRepoByOwner(env.db, owner.id, CARGO_INDEX_REPO);
 }
 
