@@ -2,7 +2,7 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parsePaxRecords, tarEntries, type TarEntry } from "./tar-entries.ts";
+import { tarEntries, type TarEntry } from "./tar-entries.ts";
 import { BadRequest } from "./errors.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "tar-entries-"));
@@ -61,12 +61,4 @@ test("a member larger than the limit, a truncated archive and a bad checksum are
   // An archive without its closing zero blocks ends where its data ends (as Go reads it).
   expect((await collect(tar.subarray(0, 512 + 3072))).length).toBe(1);
   expect(await collect(new Uint8Array())).toEqual([]);
-});
-
-test("parsePaxRecords", () => {
-  expect([...parsePaxRecords("17 path=a/é.txt\n11 size=12\n")]).toEqual([
-    ["path", "a/é.txt"],
-    ["size", "12"],
-  ]);
-  expect(() => parsePaxRecords("99 path=x\n")).toThrow(BadRequest);
 });
