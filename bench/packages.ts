@@ -121,3 +121,6 @@ const section = [
 ].join("\n");
 console.log(section);
 if (O.write) writeResultsSection("packages", section);
+
+// The server child keeps the event loop alive: leave now (Cleanup stops it on exit).
+process.exit(0);
