@@ -8,13 +8,13 @@
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { benchArgs } from "./lib/args.ts";
-import { Cleanup, type Child } from "./lib/children.ts";
+import { Cleanup } from "./lib/children.ts";
+import { run, startHearth } from "./lib/hearth-server.ts";
 import { freePort, median } from "./lib/measure.ts";
 import { writeResultsSection } from "./lib/results.ts";
 
-const ROOT = resolve(import.meta.dir, "..");
 const args = benchArgs(process.argv.slice(2));
 args.helpFrom(import.meta.path);
 const O = {
@@ -27,34 +27,9 @@ const O = {
 const cleanup = new Cleanup(O.keep);
 const tmp = cleanup.dir(mkdtempSync(join(tmpdir(), "hearth-bench-npm-")));
 
-async function run(cmd: string[], opts: { env?: Record<string, string>; cwd?: string } = {}): Promise<string> {
-  const p = Bun.spawn(cmd, { cwd: opts.cwd ?? ROOT, env: { ...process.env, ...opts.env }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-  const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
-  if (code !== 0) throw new Error(`${cmd.join(" ")} exited ${code}\n${out}${err}`);
-  return out;
-}
 
 // ---- hearth with an owner and a token
-const port = freePort();
-const work = join(tmp, "hearth");
-const config = join(work, "custom", "conf", "app.ini");
-mkdirSync(dirname(config), { recursive: true });
-writeFileSync(config, `[server]\nHTTP_ADDR = 127.0.0.1\nHTTP_PORT = ${port}\nDOMAIN = 127.0.0.1\n\n[log]\nLEVEL = warn\n`);
-const hearth = O.binary ? [O.binary] : [process.execPath, join(ROOT, "src", "main.ts")];
-const henv = { HEARTH_WORK_DIR: work };
-await run([...hearth, "admin", "user", "create", "--username", "bench", "--password", "benchpass123", "--email", "bench@example.com", "--admin", "--must-change-password=false", "--config", config], { env: henv });
-const token = (await run([...hearth, "admin", "user", "generate-access-token", "--username", "bench", "--raw", "--config", config], { env: henv })).trim();
-const server: Child = cleanup.track(
-  Bun.spawn([...hearth, "web", "--config", config, "--port", String(port)], { cwd: ROOT, env: { ...process.env, ...henv }, stdout: Bun.file(join(tmp, "web.log")), stderr: Bun.file(join(tmp, "web.err")) }),
-);
-const base = `http://127.0.0.1:${port}`;
-for (let i = 0; ; i++) {
-  try {
-    if ((await fetch(`${base}/api/v1/version`)).status === 200) break;
-  } catch {}
-  if (server.exitCode !== null || i > 3000) throw new Error("hearth did not start");
-  await Bun.sleep(10);
-}
+const { base, token } = await startHearth(tmp, cleanup, O.binary);
 
 /** An npm environment of its own (HOME, user config, cache) naming `registry` for everything. */
 function npmEnv(name: string, registry: string): Record<string, string> {

@@ -9,15 +9,15 @@
  * Uploads and downloads go through `curl` (a client process, as a user's would), on 127.0.0.1.
  * Peak memory is VmHWM-like: the highest VmRSS sampled every 20 ms during a transfer.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, copyFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, copyFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { benchArgs } from "./lib/args.ts";
-import { Cleanup, type Child } from "./lib/children.ts";
-import { freePort, median } from "./lib/measure.ts";
+import { Cleanup } from "./lib/children.ts";
+import { run, startHearth } from "./lib/hearth-server.ts";
+import { median } from "./lib/measure.ts";
 import { writeResultsSection } from "./lib/results.ts";
 
-const ROOT = resolve(import.meta.dir, "..");
 const args = benchArgs(process.argv.slice(2));
 args.helpFrom(import.meta.path);
 const O = {
@@ -30,12 +30,6 @@ const O = {
 const cleanup = new Cleanup(O.keep);
 const tmp = cleanup.dir(mkdtempSync(join(tmpdir(), "hearth-bench-packages-")));
 
-async function run(cmd: string[], env: Record<string, string> = {}): Promise<string> {
-  const p = Bun.spawn(cmd, { cwd: ROOT, env: { ...process.env, ...env }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-  const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
-  if (code !== 0) throw new Error(`${cmd.join(" ")} exited ${code}\n${out}${err}`);
-  return out;
-}
 
 const rssKiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
 
@@ -51,26 +45,7 @@ async function watched(pid: number, f: () => Promise<unknown>): Promise<{ ms: nu
 }
 
 // ---- hearth
-const port = freePort();
-const work = join(tmp, "hearth");
-const config = join(work, "custom", "conf", "app.ini");
-mkdirSync(dirname(config), { recursive: true });
-writeFileSync(config, `[server]\nHTTP_ADDR = 127.0.0.1\nHTTP_PORT = ${port}\nDOMAIN = 127.0.0.1\n\n[log]\nLEVEL = warn\n`);
-const hearth = O.binary ? [O.binary] : [process.execPath, join(ROOT, "src", "main.ts")];
-const henv = { HEARTH_WORK_DIR: work };
-await run([...hearth, "admin", "user", "create", "--username", "bench", "--password", "benchpass123", "--email", "bench@example.com", "--admin", "--must-change-password=false", "--config", config], henv);
-const token = (await run([...hearth, "admin", "user", "generate-access-token", "--username", "bench", "--raw", "--config", config], henv)).trim();
-const server: Child = cleanup.track(
-  Bun.spawn([...hearth, "web", "--config", config, "--port", String(port)], { cwd: ROOT, env: { ...process.env, ...henv }, stdout: Bun.file(join(tmp, "web.log")), stderr: Bun.file(join(tmp, "web.err")) }),
-);
-const base = `http://127.0.0.1:${port}`;
-for (let i = 0; ; i++) {
-  try {
-    if ((await fetch(`${base}/api/v1/version`)).status === 200) break;
-  } catch {}
-  if (server.exitCode !== null || i > 3000) throw new Error("hearth did not start");
-  await Bun.sleep(10);
-}
+const { base, token, server } = await startHearth(tmp, cleanup, O.binary);
 await Bun.sleep(2000);
 const idleMiB = rssKiB(server.pid) / 1024;
 
