@@ -4,19 +4,12 @@
  * length-limited Huffman table per block. Not tuned for ratio or speed like bzip2 itself; its
  * output is a standard stream any bzip2 reader takes.
  */
+import { BZIP2_CRC_TABLE } from "./bzip2-crc.ts";
 
 const BLOCK_SIZE = 900000 - 20; // bzip2's -9 block, less its own safety margin
 const MAX_CODE_LEN = 17;
 
-const CRC_TABLE = (() => {
-  const t = new Uint32Array(256);
-  for (let i = 0; i < 256; i++) {
-    let c = i << 24;
-    for (let k = 0; k < 8; k++) c = c & 0x80000000 ? (c << 1) ^ 0x04c11db7 : c << 1;
-    t[i] = c >>> 0;
-  }
-  return t;
-})();
+const CRC_TABLE = BZIP2_CRC_TABLE;
 
 class BitWriter {
   private out: Uint8Array[] = [];

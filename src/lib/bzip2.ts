@@ -4,6 +4,7 @@
  * input and output (at most a few MB) whatever the size of the stream. Block and stream CRCs
  * are checked; concatenated streams are read one after another, as bzip2 itself reads them.
  */
+import { BZIP2_CRC_TABLE } from "./bzip2-crc.ts";
 
 export class InvalidBzip2 extends Error {}
 
@@ -18,15 +19,7 @@ const MAX_ALPHA = 258;
 const MAX_CODE_LEN = 20;
 const GROUP_SIZE = 50;
 
-const CRC_TABLE = (() => {
-  const t = new Uint32Array(256);
-  for (let i = 0; i < 256; i++) {
-    let c = i << 24;
-    for (let k = 0; k < 8; k++) c = c & 0x80000000 ? (c << 1) ^ 0x04c11db7 : c << 1;
-    t[i] = c >>> 0;
-  }
-  return t;
-})();
+const CRC_TABLE = BZIP2_CRC_TABLE;
 
 /** Bits, most significant first, from bytes that arrive in chunks. */
 class BitReader {
