@@ -15,8 +15,6 @@ import type { ApiRoute } from "./route-table.ts";
 import { clientIp } from "./client-ip.ts";
 import type { GitRequest } from "./git.ts";
 import { answerHead, requestPath, Router, type RouteParams } from "./router.ts";
-import { webRoutes } from "./web/routes.ts";
-import { registryRoutes } from "./packages/routes.ts";
 import { containerRoutes } from "./packages/container-routes.ts";
 
 /**
@@ -62,13 +60,20 @@ export function createApp(env: Env) {
 
   router.add("GET", "/api/healthz", () => healthz(env));
 
-  // Package registries under /api/packages/{owner}/{type}/...: each registry's module (and the
-  // registry machinery) is imported by its first request.
-  for (const route of registryRoutes) {
-    router.add(route.method, `/api/packages/:owner${route.path}`, async (request, params) =>
-      (await import("./packages/run-registry.ts")).runRegistry(deps, route, request, params, clientIp(request)),
-    );
-  }
+  // Package registries under /api/packages/{owner}/{type}/... and the web pages have route tables
+  // of their own, built by the first request that needs one (a start routes neither), each
+  // registry's and page's module imported by its own first request.
+  let registryRouter: Promise<Router> | undefined;
+  const registries = () =>
+    (registryRouter ??= import("./packages/routes.ts").then(({ registryRoutes }) => {
+      const r = new Router();
+      for (const route of registryRoutes) {
+        r.add(route.method, `/api/packages/:owner${route.path}`, async (request, params) =>
+          (await import("./packages/run-registry.ts")).runRegistry(deps, route, request, params, clientIp(request)),
+        );
+      }
+      return r;
+    }));
   // The container registry (OCI distribution) at the site root: /v2/...
   for (const route of containerRoutes) {
     router.add(route.method, route.path, async (request, params) =>
@@ -118,11 +123,15 @@ export function createApp(env: Env) {
   // A page path's first segment can be any name, but /api belongs to the API: what it does not
   // route is the API's JSON 404, never a profile or repository page of a user called "api".
   const isApiPath = (path: string) => path === "/api" || path.startsWith("/api/");
-  for (const route of webRoutes) {
-    router.add(route.method, route.path, async (request, params) =>
-      isApiPath(requestPath(request.url)) ? errorResponse(env, new NotFound()) : (await webPages()).runPage(deps, route, request, params, clientIp(request)),
-    );
-  }
+  let webRouter: Promise<Router> | undefined;
+  const pages = () =>
+    (webRouter ??= import("./web/routes.ts").then(({ webRoutes }) => {
+      const r = new Router();
+      for (const route of webRoutes) {
+        r.add(route.method, route.path, async (request, params) => (await webPages()).runPage(deps, route, request, params, clientIp(request)));
+      }
+      return r;
+    }));
   // The web interface's stylesheet and logo, named by content hash; other assets are embedded files.
   const asset = async (request: Request) =>
     (await import("./web/assets.ts")).webAsset(request, requestPath(request.url)) ?? notFound(request, requestPath(request.url));
@@ -134,6 +143,10 @@ export function createApp(env: Env) {
   const notFound = async (request: Request, path: string): Promise<Response> => {
     const asset = request.method === "GET" || request.method === "HEAD" ? staticResponse(path) : undefined;
     if (asset) return asset;
+    // What the main table does not route: a registry's path, a web page, else a 404 in the door's format.
+    const sub = path.startsWith("/api/packages/") ? await registries() : isApiPath(path) ? undefined : await pages();
+    const match = sub?.find(request.method, path);
+    if (match) return match.handler(request, match.params);
     if (isApiPath(path)) return errorResponse(env, new NotFound());
     return (await webPages()).notFoundPage(deps, request, clientIp(request));
   };
