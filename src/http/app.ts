@@ -15,7 +15,6 @@ import type { ApiRoute } from "./route-table.ts";
 import { clientIp } from "./client-ip.ts";
 import type { GitRequest } from "./git.ts";
 import { answerHead, requestPath, Router, type RouteParams } from "./router.ts";
-import { containerRoutes } from "./packages/container-routes.ts";
 
 /**
  * Assembles the whole HTTP surface in one place: the /api/v1 operations (each declared once, in
@@ -60,26 +59,27 @@ export function createApp(env: Env) {
 
   router.add("GET", "/api/healthz", () => healthz(env));
 
-  // Package registries under /api/packages/{owner}/{type}/... and the web pages have route tables
+  // Package registries (under /api/packages/{owner}/{type}/... and the container registry's /v2/...)
+  // and the web pages have route tables
   // of their own, built by the first request that needs one (a start routes neither), each
   // registry's and page's module imported by its own first request.
   let registryRouter: Promise<Router> | undefined;
   const registries = () =>
-    (registryRouter ??= import("./packages/routes.ts").then(({ registryRoutes }) => {
+    (registryRouter ??= Promise.all([import("./packages/routes.ts"), import("./packages/container-routes.ts")]).then(([{ registryRoutes }, { containerRoutes }]) => {
       const r = new Router();
       for (const route of registryRoutes) {
         r.add(route.method, `/api/packages/:owner${route.path}`, async (request, params) =>
           (await import("./packages/run-registry.ts")).runRegistry(deps, route, request, params, clientIp(request)),
         );
       }
+      // The container registry (OCI distribution) at the site root: /v2/...
+      for (const route of containerRoutes) {
+        r.add(route.method, route.path, async (request, params) =>
+          (await import("./packages/registries/container-run.ts")).runContainer(deps, route, request, params, clientIp(request)),
+        );
+      }
       return r;
     }));
-  // The container registry (OCI distribution) at the site root: /v2/...
-  for (const route of containerRoutes) {
-    router.add(route.method, route.path, async (request, params) =>
-      (await import("./packages/registries/container-run.ts")).runContainer(deps, route, request, params, clientIp(request)),
-    );
-  }
 
   // Uploaded avatars of accounts and of repositories, named by content hash: cacheable for good.
   const serveAvatar = (find: typeof avatarFile) => async (_request: Request, params: RouteParams) => {
@@ -144,7 +144,8 @@ export function createApp(env: Env) {
     const asset = request.method === "GET" || request.method === "HEAD" ? staticResponse(path) : undefined;
     if (asset) return asset;
     // What the main table does not route: a registry's path, a web page, else a 404 in the door's format.
-    const sub = path.startsWith("/api/packages/") ? await registries() : isApiPath(path) ? undefined : await pages();
+    const registry = path.startsWith("/api/packages/") || path === "/v2" || path.startsWith("/v2/");
+    const sub = registry ? await registries() : isApiPath(path) ? undefined : await pages();
     const match = sub?.find(request.method, path);
     if (match) return match.handler(request, match.params);
     if (isApiPath(path)) return errorResponse(env, new NotFound());
