@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { ChefAuthError, chefAuthorization, chefSignedText, chefSignVersion, cleanPath, parseRfc3339 } from "./chef-signature.ts";
+import { ChefAuthError, chefAuthorization, chefSignedText, chefSignVersion, parseRfc3339 } from "./chef-signature.ts";
+import { cleanPath } from "./path.ts";
 
 describe("chefSignVersion", () => {
   test("versions 1.0 to 1.3, sha1 or (1.3 only) sha256, as Gitea's getSignVersion", () => {

@@ -4,6 +4,7 @@
  * `X-Ops-Sign`, the signature split over `X-Ops-Authorization-N`, the text a version signs, the
  * RFC 3339 timestamp. The RSA check itself is the service's.
  */
+import { cleanPath } from "./path.ts";
 
 export type ChefSignVersion = "1.0" | "1.1" | "1.2" | "1.3";
 
@@ -48,22 +49,6 @@ export function chefAuthorization(headers: Headers): Buffer {
   return Buffer.from(text, "base64");
 }
 
-/** Go's path.Clean on a URL path. */
-export function cleanPath(path: string): string {
-  const rooted = path.startsWith("/");
-  const out: string[] = [];
-  for (const seg of path.split("/")) {
-    if (seg === "" || seg === ".") continue;
-    if (seg === "..") {
-      if (out.length && out[out.length - 1] !== "..") out.pop();
-      else if (!rooted) out.push("..");
-      continue;
-    }
-    out.push(seg);
-  }
-  const joined = out.join("/");
-  return rooted ? `/${joined}` : joined || ".";
-}
 
 const b64sha1 = (text: string) => new Bun.CryptoHasher("sha1").update(text).digest("base64");
 

@@ -4,6 +4,7 @@
  * the current directory under a base, and one starting with `/` is joined to the base itself (a
  * README's `/docs/x.md` means the repository's docs, not the site's). Pure string work.
  */
+import { cleanPath } from "./path.ts";
 
 /** `https:`, `mailto:`, `ssh+git:`: a link that names its own scheme (Gitea's fullURLPattern, any case). */
 export function isFullUrl(link: string): boolean {
@@ -15,21 +16,6 @@ export function isRelativePath(link: string): boolean {
   return link !== "" && !isFullUrl(link) && !/^[/?#]/.test(link);
 }
 
-/** path.Join over URL path segments: `.` dropped, `..` applied (kept at the front of a relative path), one slash between. */
-function cleanPath(path: string): string {
-  const rooted = path.startsWith("/");
-  const out: string[] = [];
-  for (const seg of path.split("/")) {
-    if (seg === "" || seg === ".") continue;
-    if (seg === "..") {
-      if (out.length && out[out.length - 1] !== "..") out.pop();
-      else if (!rooted) out.push("..");
-      continue;
-    }
-    out.push(seg);
-  }
-  return (rooted ? "/" : "") + out.join("/");
-}
 
 /**
  * Gitea's util.URLJoin: `elems` joined and cleaned like a path, then resolved against `base` as a
@@ -41,7 +27,8 @@ export function urlJoin(base: string, ...elems: string[]): string {
   const cut = last.search(/[?#]/);
   const tail = cut >= 0 ? last.slice(cut) : "";
   const parts = cut >= 0 ? [...elems.slice(0, -1), last.slice(0, cut)] : elems;
-  const joined = cleanPath(parts.filter((p) => p !== "").join("/"));
+  const cleaned = cleanPath(parts.filter((p) => p !== "").join("/"));
+  const joined = cleaned === "." ? "" : cleaned;
   const dir = base.endsWith("/") ? base : `${base}/`;
   // Resolve as URLs do, against a stand-in origin when the base is a path.
   const absolute = isFullUrl(dir);

@@ -12,3 +12,20 @@ export function cleanRelativePath(path: string): string {
   }
   return out.join("/");
 }
+
+/** Go's path.Clean: `.` dropped, `..` applied (kept at the front of a relative path), one slash between; "." for nothing. */
+export function cleanPath(path: string): string {
+  const rooted = path.startsWith("/");
+  const out: string[] = [];
+  for (const seg of path.split("/")) {
+    if (seg === "" || seg === ".") continue;
+    if (seg === "..") {
+      if (out.length && out[out.length - 1] !== "..") out.pop();
+      else if (!rooted) out.push("..");
+      continue;
+    }
+    out.push(seg);
+  }
+  const joined = out.join("/");
+  return rooted ? `/${joined}` : joined || ".";
+}
