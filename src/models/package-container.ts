@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, sql } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
+import { filesWhere } from "./package.ts";
 import {
   packageBlobs,
   packageBlobUploads,
@@ -41,15 +42,7 @@ export function imageFilesBySha(tx: Tx, ownerId: number, image: string, sha256: 
     eq(packageBlobs.hashSha256, sha256),
   ];
   if (manifest) conds.push(eq(packageFiles.lowerName, MANIFEST_FILE));
-  return tx
-    .select({ file: packageFiles, blob: packageBlobs, version: packageVersions })
-    .from(packageFiles)
-    .innerJoin(packageBlobs, eq(packageBlobs.id, packageFiles.blobId))
-    .innerJoin(packageVersions, eq(packageVersions.id, packageFiles.versionId))
-    .innerJoin(packages, eq(packages.id, packageVersions.packageId))
-    .where(and(...conds))
-    .orderBy(asc(packageFiles.id))
-    .all();
+  return filesWhere(tx, conds);
 }
 
 /** The tags of an image (versions marked tagged), in name order after `last`, at most `limit` (-1: all). */

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, like, sql, sum } from "drizzle-orm";
+import { and, asc, count, desc, eq, like, sql, sum, type SQL } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
 import {
   packageBlobs,
@@ -315,6 +315,14 @@ export function searchCondaFiles(
     sql`${packageFiles.id} IN (SELECT ref_id FROM package_property WHERE ref_type = ${PackagePropertyRef.File} AND name = 'conda.subdir' AND value = ${f.subdir})`,
   ];
   if (f.filename !== undefined && f.filename !== "") conds.push(eq(packageFiles.lowerName, f.filename.toLowerCase()));
+  return filesWhere(tx, conds);
+}
+
+/**
+ * Package files with their blobs and versions, where `conds` (over package, version, file and blob)
+ * hold, in creation order: the shape of Gitea's file searches.
+ */
+export function filesWhere(tx: Tx, conds: SQL[]): { file: PackageFileRow; blob: PackageBlobRow; version: PackageVersionRow }[] {
   return tx
     .select({ file: packageFiles, blob: packageBlobs, version: packageVersions })
     .from(packageFiles)
