@@ -27,14 +27,20 @@ afterAll(async () => {
 });
 
 /** A JavaScript-off context that records every request leaving for another host. */
-async function context(): Promise<{ ctx: BrowserContext; page: Page; elsewhere: string[] }> {
+async function context(allowed: string[] = []): Promise<{ ctx: BrowserContext; page: Page; elsewhere: string[] }> {
   const ctx = await browser.newContext({ javaScriptEnabled: false });
-  const page = await ctx.newPage();
   const elsewhere: string[] = [];
-  page.on("request", (r) => {
-    const url = new URL(r.url());
-    if (url.protocol.startsWith("http") && url.origin !== origin()) elsewhere.push(r.url());
-  });
+  // A route for other hosts only (aborted and recorded), rather than a listener on every request:
+  // playwright-core under Bun sometimes loses a request object it reported (a redirect's) and
+  // fails the test with "Cannot find parent object request@…".
+  await ctx.route(
+    (url) => url.protocol.startsWith("http") && url.origin !== origin() && !allowed.includes(url.origin),
+    (route) => {
+      elsewhere.push(route.request().url());
+      return route.abort();
+    },
+  );
+  const page = await ctx.newPage();
   return { ctx, page, elsewhere };
 }
 
@@ -91,7 +97,7 @@ describe("forms from another site", () => {
         }),
     });
     try {
-      const { ctx, page } = await context();
+      const { ctx, page } = await context([`http://127.0.0.1:${evil.port}`]);
       await signIn(page, "alice");
       await page.goto(`http://127.0.0.1:${evil.port}/`);
       const [response] = await Promise.all([page.waitForResponse((r) => r.url().endsWith("/user/logout")), page.getByRole("button").click()]);
@@ -277,10 +283,6 @@ describe("a file's line ranges", () => {
     await t.ok("POST", "/api/v1/repos/alice/lines/contents/twelve.txt", token, { content: btoa(text) }, 201);
     const ctx = await browser.newContext({ javaScriptEnabled: true });
     const page = await ctx.newPage();
-    const scripts: { url: string; bytes: number }[] = [];
-    page.on("response", async (r) => {
-      if (r.request().resourceType() === "script") scripts.push({ url: r.url(), bytes: (await r.body()).byteLength });
-    });
     await page.goto(`${t.baseUrl}alice/lines/src/branch/main/twelve.txt#L3-L5`);
     await page.waitForLoadState("load");
     const marked = async () => page.locator("table.code tr.hl").evaluateAll((rows) => rows.map((r) => r.id));
@@ -289,9 +291,13 @@ describe("a file's line ranges", () => {
     expect(new URL(page.url()).hash).toBe("#L3-L8");
     expect(await marked()).toEqual(["L3", "L4", "L5", "L6", "L7", "L8"]);
     // One script, from this site, far under the 50 KB any page may carry.
-    expect(scripts.length).toBe(1);
-    expect(new URL(scripts[0]!.url).origin).toBe(origin());
-    expect(scripts[0]!.bytes).toBeLessThan(2048);
+    const sources = await page.locator("script").evaluateAll((els) => els.map((e) => e.getAttribute("src") ?? ""));
+    expect(sources.length).toBe(1);
+    // Relative to this site: no other origin is named.
+    expect(sources[0]!.startsWith("/")).toBe(true);
+    const script = await t.request("GET", sources[0]!);
+    expect(script.status).toBe(200);
+    expect((await script.arrayBuffer()).byteLength).toBeLessThan(2048);
     await ctx.close();
   });
 });
