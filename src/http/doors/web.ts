@@ -89,7 +89,8 @@ function webPrincipal(env: Env, state: WebState): Principal | undefined {
     const remembered = remember ? redeemRememberToken(env, remember) : undefined;
     if (remembered === undefined) return undefined;
     uid = remembered;
-    state.resume(uid);
+    // Redeemed, so used up: a new session and a new remember-me token.
+    state.signIn(uid, true);
   }
   const user = getUserById(env, uid);
   if (!user || !user.isActive || user.prohibitLogin) {

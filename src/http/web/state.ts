@@ -76,11 +76,6 @@ export class WebState {
     }
   }
 
-  /** Signs in again from a remember-me cookie already redeemed: a new session and a new token. */
-  resume(uid: number): void {
-    this.signIn(uid, true);
-  }
-
   signOut(): void {
     const session = this.session;
     if (session) endSession(this.env, session);
