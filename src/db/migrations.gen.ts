@@ -17,6 +17,7 @@ import m14 from "../../migrations/0014_audience_indexes.sql" with { type: "text"
 import m15 from "../../migrations/0015_issue_fts_scope.sql" with { type: "text" };
 import m16 from "../../migrations/0016_web_sessions.sql" with { type: "text" };
 import m17 from "../../migrations/0017_packages.sql" with { type: "text" };
+import m18 from "../../migrations/0018_actions.sql" with { type: "text" };
 
 export const migrations: readonly { tag: string; when: number; sql: string }[] = [
   { tag: "0000_init", when: 1795424040714, sql: m0 },
@@ -37,4 +38,5 @@ export const migrations: readonly { tag: string; when: number; sql: string }[] =
   { tag: "0015_issue_fts_scope", when: 1795675608236, sql: m15 },
   { tag: "0016_web_sessions", when: 1795685042898, sql: m16 },
   { tag: "0017_packages", when: 1795689294094, sql: m17 },
+  { tag: "0018_actions", when: 1795695427384, sql: m18 },
 ];

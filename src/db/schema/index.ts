@@ -11,3 +11,4 @@ export * from "./mirror.ts";
 export * from "./variable.ts";
 export * from "./session.ts";
 export * from "./package.ts";
+export * from "./actions.ts";
