@@ -134,6 +134,7 @@ jobs:
     const doc = Bun.YAML.parse(job!.payload) as Record<string, unknown>;
     expect(Object.keys(doc)).toEqual(["name", "on", "env", "jobs", "defaults", "permissions", "run-name"]);
     expect(Object.keys(doc["env"] as object)).toEqual(["A", "Z"]);
+    expect(doc["run-name"]).toBe("Build refs/heads/main");
     const built = (doc["jobs"] as Record<string, Record<string, unknown>>)["build"]!;
     expect(built["environment"]).toBeUndefined();
     expect(built["runs-on"]).toEqual(["a", "b"]);

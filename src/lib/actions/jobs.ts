@@ -7,6 +7,7 @@
 
 import { WorkflowError } from "./errors.ts";
 import { evaluateTemplate, ExpressionError, interpolate, type ExpressionContext } from "./expression.ts";
+import { interpolateRunName } from "./run-name.ts";
 import { isRecord, parseConcurrency, parseRunsOn, parseYamlMapping, scalarText, type Concurrency, type Workflow, type WorkflowJob } from "./workflow.ts";
 
 export interface PlanContext {
@@ -207,8 +208,11 @@ function singleJob(raw: Record<string, unknown>, name: string, runsOn: string[],
   return job;
 }
 
-/** jobparser's SingleWorkflow: name, on, env (sorted, as a Go map), jobs, defaults, permissions, run-name. */
-function singleWorkflow(workflow: Workflow, jobId: string, job: Record<string, unknown>): string {
+/**
+ * jobparser's SingleWorkflow: name, on, env (sorted, as a Go map), jobs, defaults, permissions and run-name
+ * (already interpolated, as jobparser stores it).
+ */
+function singleWorkflow(workflow: Workflow, runName: string, jobId: string, job: Record<string, unknown>): string {
   const raw = workflow.raw;
   const doc: Record<string, unknown> = {};
   if (workflow.name) doc["name"] = workflow.name;
@@ -218,7 +222,7 @@ function singleWorkflow(workflow: Workflow, jobId: string, job: Record<string, u
   const defaults = defaultsOf(raw["defaults"]);
   if (defaults) doc["defaults"] = defaults;
   if (present(raw["permissions"])) doc["permissions"] = raw["permissions"];
-  if (workflow.runName) doc["run-name"] = workflow.runName;
+  if (runName) doc["run-name"] = runName;
   return Bun.YAML.stringify(doc, null, 2);
 }
 
@@ -244,6 +248,7 @@ export function expandJobs(workflow: Workflow, content: string, ctx: PlanContext
   // The parsed workflow carries its raw document; the text must be the one it was parsed from.
   if (content.length === 0) throw new WorkflowError("the workflow file is empty");
   const planned: PlannedJob[] = [];
+  const runName = workflow.runName ? interpolateRunName(workflow.runName, ctx) : "";
   for (const job of workflow.jobs) {
     const baseCtx = jobContext(job, ctx, {});
     const combos = matrixCombinations(job, baseCtx).sort((a, b) => {
@@ -255,7 +260,7 @@ export function expandJobs(workflow: Workflow, content: string, ctx: PlanContext
       const jctx = jobContext(job, ctx, matrix);
       const name = nameWithMatrix(job.name || job.id, matrix, jctx);
       const runsOn = job.runsOn.map((label) => safeInterpolate(label, jctx));
-      const payload = singleWorkflow(workflow, job.id, singleJob(job.raw, name, runsOn, matrix));
+      const payload = singleWorkflow(workflow, runName, job.id, singleJob(job.raw, name, runsOn, matrix));
       const plannedJob: PlannedJob = { jobId: job.id, name, needs: [...job.needs], runsOn, matrix, payload };
       if (job.if !== undefined) plannedJob.if = job.if;
       if (job.concurrency) plannedJob.concurrency = job.concurrency;
