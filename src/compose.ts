@@ -6,7 +6,7 @@
  * - the work queue's handlers: the event bus's worker, push announcements, webhook deliveries,
  *   mail, push mirror syncs;
  * - the event bus's subscribers, in the order they hear of each event: in-app notifications, the
- *   webhook notifier, automerge, mail (Actions will be the next).
+ *   webhook notifier, automerge, mail, Actions (workflow runs and their commit statuses).
  *
  * What a handler or subscriber does is imported the first time it has work (the modules named
  * here hold only the queue's options and the subscriptions), so a server starts without the
@@ -30,6 +30,7 @@ import { subscribeNotifications } from "./services/notification/subscriber.ts";
 import { subscribeWebhookNotifier } from "./services/webhook/notifier/index.ts";
 import { subscribeAutoMerge } from "./services/pull/automerge-subscriber.ts";
 import { subscribeMailNotifier } from "./services/mail/subscriber.ts";
+import { subscribeActions } from "./services/actions/notifier.ts";
 
 /** The environment of this process, with its queue handlers and event subscribers. */
 export function composeEnv(settings: Settings, db: DB, log: Logger): Env {
@@ -51,5 +52,6 @@ export function wireEnv(env: Env): Env {
   subscribeWebhookNotifier(env);
   subscribeAutoMerge(env);
   subscribeMailNotifier(env);
+  subscribeActions(env);
   return env;
 }

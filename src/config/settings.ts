@@ -5,6 +5,7 @@ import { readMailer, type MailerSettings } from "./mailer.ts";
 import { readWebhook, type WebhookSettings } from "./webhook.ts";
 import { readMigrations, readMirror, type MigrationsSettings, type MirrorSettings } from "./mirror.ts";
 import { readPackages, type PackagesSettings } from "./packages.ts";
+import { readActions, type ActionsSettings } from "./actions.ts";
 
 export const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "critical", "fatal", "none"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -115,6 +116,7 @@ export interface Settings {
   mirror: MirrorSettings;
   migrations: MigrationsSettings;
   packages: PackagesSettings;
+  actions: ActionsSettings;
   /** `[git.timeout]`: seconds a git operation may take. */
   gitTimeout: { mirror: number };
   ui: {
@@ -308,6 +310,7 @@ export function buildSettings(raw: RawConfig, inputs: SettingsInputs): { setting
     mirror: readMirror(r),
     migrations: readMigrations(r),
     packages: readPackages(r, appDataPath),
+    actions: readActions(r),
     gitTimeout: { mirror: r.int("git.timeout", "MIRROR", 300, { min: 1 }) },
     ui: {
       defaultTheme: r.string("ui", "DEFAULT_THEME", "gitea-auto"),

@@ -143,6 +143,8 @@ export function createApp(env: Env) {
   const notFound = async (request: Request, path: string): Promise<Response> => {
     const asset = request.method === "GET" || request.method === "HEAD" ? staticResponse(path) : undefined;
     if (asset) return asset;
+    // The Actions runners' Connect procedures, imported by the first runner's call.
+    if (path.startsWith("/api/actions/")) return (await import("./runner/routes.ts")).serveRunner(env, request, path);
     // What the main table does not route: a registry's path, a web page, else a 404 in the door's format.
     const registry = path.startsWith("/api/packages/") || path === "/v2" || path.startsWith("/v2/");
     const sub = registry ? await registries() : isApiPath(path) ? undefined : await pages();

@@ -84,3 +84,8 @@ export function deleteRepoVariables(tx: Tx, repoId: number): void {
 export function deleteOwnerVariables(tx: Tx, ownerId: number): void {
   tx.delete(actionVariables).where(and(eq(actionVariables.ownerId, ownerId), eq(actionVariables.repoId, 0))).run();
 }
+
+/** Every variable of the level (a run gets them all). */
+export function allVariablesOf(tx: Tx, level: VariableLevel): ActionVariableRow[] {
+  return tx.select().from(actionVariables).where(levelCondition(level)).orderBy(asc(actionVariables.id)).all();
+}

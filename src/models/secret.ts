@@ -69,3 +69,8 @@ export function deleteRepoSecrets(tx: Tx, repoId: number): void {
 export function deleteOwnerSecrets(tx: Tx, ownerId: number): void {
   tx.delete(secrets).where(and(eq(secrets.ownerId, ownerId), eq(secrets.repoId, 0))).run();
 }
+
+/** Every secret of the level (a task gets them all). */
+export function allSecretsOf(tx: Tx, level: SecretLevel): SecretRow[] {
+  return tx.select().from(secrets).where(levelCondition(level)).orderBy(asc(secrets.id)).all();
+}

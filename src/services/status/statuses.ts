@@ -5,6 +5,7 @@ import { writeTx } from "../../db/client.ts";
 import * as statusModel from "../../models/commit-status.ts";
 import * as users from "../../models/user.ts";
 import { nowUnix } from "../../lib/time.ts";
+import { systemUser } from "../user/profile.ts";
 import type { RepoContext } from "../repo/lookup.ts";
 import { commitOfRef, commitOfStatusInput } from "./resolve.ts";
 import { commitStatusEvents } from "./events.ts";
@@ -44,6 +45,30 @@ export async function createCommitStatus(env: Env, rc: Writes<"code">, doer: Doe
       updatedUnix: now,
     });
     commitStatusEvents.emit(tx, env, { repoId: rc.repo.id, sha, status: row });
+    return row;
+  });
+}
+
+/**
+ * A status hearth sets itself (Actions' per-job statuses, created by the Actions bot): no request
+ * and no checked context stand behind it. `sha` is a full commit id of the repository.
+ */
+export function createSystemCommitStatus(env: Env, repoId: number, creatorId: number, sha: string, opts: Required<CreateStatusInput>): CommitStatusRow {
+  const now = nowUnix();
+  return writeTx(env.db, (tx) => {
+    const row = statusModel.insertCommitStatus(tx, {
+      repoId,
+      state: opts.state,
+      sha,
+      targetUrl: opts.targetUrl,
+      description: opts.description,
+      context: opts.context,
+      contextHash: contextHash(opts.context),
+      creatorId,
+      createdUnix: now,
+      updatedUnix: now,
+    });
+    commitStatusEvents.emit(tx, env, { repoId, sha, status: row });
     return row;
   });
 }
@@ -95,7 +120,7 @@ export async function combinedStatusOfRef(env: Env, rc: RepoContext, ref: string
 export function statusCreators(env: Env, rows: CommitStatusRow[]): Map<number, UserRow> {
   const out = new Map<number, UserRow>();
   for (const id of new Set(rows.map((r) => r.creatorId))) {
-    const u = id > 0 ? users.getUserById(env.db, id) : undefined;
+    const u = id > 0 ? users.getUserById(env.db, id) : systemUser(id);
     if (u) out.set(id, u);
   }
   return out;

@@ -4,7 +4,7 @@ import type { HookEventType } from "../event-types.ts";
 import type { PayloadCommit, PayloadUser } from "../payload-types.ts";
 import type { PushedCommit } from "../../events/repo-events.ts";
 import { fireEvent } from "../enqueue.ts";
-import { payloadRepo, usernamesByEmail, type PayloadAccess, type PayloadRepo } from "../sources.ts";
+import { anyHookWants, mayHaveHooks, payloadRepo, usernamesByEmail, type PayloadAccess, type PayloadRepo } from "../sources.ts";
 import { toAPIRepo, repoLinks } from "../../../convert/repo.ts";
 import { toAPIUser } from "../../../convert/user.ts";
 import { gitTime } from "../../../convert/commit.ts";
@@ -43,6 +43,35 @@ export function payloadCommits(env: Env, repo: RepoRow, owner: UserRow, commits:
     modified: c.modified,
   }));
 }
+
+/** A payload built for an event of a repository, with who caused it. */
+export interface Delivery {
+  event: HookEventType;
+  payload: object;
+  repo: RepoRow;
+  owner: UserRow;
+  /** What a hook's branch filter is matched against. */
+  branch?: string;
+  doer: UserRow;
+}
+
+/**
+ * Who a notifier builds payloads for: the repository's webhooks, or Actions (which runs the
+ * workflows the same payloads trigger). `wants` is asked before a payload (which may read git) is
+ * built; `mayWant` before anything is read at all.
+ */
+export interface PayloadSink {
+  mayWant(env: Env, repoId: number): boolean;
+  wants(env: Env, repo: RepoRow, event: HookEventType, branch?: string): boolean;
+  deliver(env: Env, d: Delivery): Promise<void>;
+}
+
+/** The webhooks' sink: every hook that wants the event gets it (fireEvent stores and queues it). */
+export const webhookSink: PayloadSink = {
+  mayWant: (env, repoId) => mayHaveHooks(env, repoId),
+  wants: (env, repo, event, branch) => anyHookWants(env, repo, event, branch),
+  deliver: (env, d) => fire(env, d.event, d.payload, d.repo, d.owner, d.branch),
+};
 
 /** Hands a built payload to the hooks of the repository and its owner (fireEvent stores and queues it). */
 export async function fire(

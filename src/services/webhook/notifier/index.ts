@@ -1,8 +1,5 @@
 import type { Env } from "../../env.ts";
-import { repoEvents } from "../../events/repo-events.ts";
-import { issueEvents } from "../../events/issue-events.ts";
-import { pullEvents } from "../../events/pull-events.ts";
-import { releaseEvents } from "../../events/release-events.ts";
+import { subscribePayloads } from "../payload-subscription.ts";
 import { commitStatusEvents } from "../../status/events.ts";
 import { packageEvents } from "../../events/package-events.ts";
 
@@ -14,10 +11,7 @@ import { packageEvents } from "../../events/package-events.ts";
  * kind's payload builders are imported by its first event.
  */
 export function subscribeWebhookNotifier(env: Env): void {
-  env.bus.subscribe(repoEvents, async (env, e) => (await import("./repo.ts")).onRepoEvent(env, e));
-  env.bus.subscribe(issueEvents, async (env, e) => (await import("./issues.ts")).onIssueEvent(env, e));
-  env.bus.subscribe(pullEvents, async (env, e) => (await import("./pulls.ts")).onPullEvent(env, e));
-  env.bus.subscribe(releaseEvents, async (env, e) => (await import("./releases.ts")).onReleaseEvent(env, e));
+  subscribePayloads(env);
   env.bus.subscribe(commitStatusEvents, async (env, e) => (await import("./statuses.ts")).onCommitStatus(env, e));
   env.bus.subscribe(packageEvents, async (env, e) => (await import("./packages.ts")).onPackageEvent(env, e));
 }

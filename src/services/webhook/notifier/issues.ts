@@ -11,19 +11,17 @@ import type {
 } from "../payload-types.ts";
 import type { PayloadAccess } from "../sources.ts";
 import {
-  anyHookWants,
   commentView,
   currentIssueView,
   currentPullView,
   currentRepo,
-  mayHaveHooks,
   isPlainComment,
   userById,
 } from "../sources.ts";
 import { toAPIIssue } from "../../../convert/issue.ts";
 import { toAPIPullRequest } from "../../../convert/pull.ts";
 import { toAPIComment } from "../../../convert/comment.ts";
-import { fire, repoJson, userJson } from "./common.ts";
+import { repoJson, userJson, webhookSink, type PayloadSink } from "./common.ts";
 
 /** One Gitea notification about an issue or pull request: which hook event, action and extras. */
 interface Change {
@@ -49,15 +47,15 @@ const PULL_EVENT: Record<Change["event"], HookEventType> = {
  * DeleteComment). An edit that changed several things sends one payload per change, in the order
  * Gitea's EditIssue makes them: title, body, assignees, milestone, state.
  */
-export async function onIssueEvent(env: Env, e: IssueEvent): Promise<void> {
+export async function onIssueEvent(env: Env, e: IssueEvent, sink: PayloadSink = webhookSink): Promise<void> {
   if (e.kind === "deleted") return; // Gitea sends no webhook for a deleted issue.
-  if (!mayHaveHooks(env, e.repo.id)) return;
+  if (!sink.mayWant(env, e.repo.id)) return;
   const where = currentRepo(env, e.repo.id);
   if (!where) return;
   const { repo, owner } = where;
   switch (e.kind) {
     case "created":
-      return send(env, repo, owner, e.issue, e.doer, { event: "issues", action: "opened", access: "poster" });
+      return send(env, sink, repo, owner, e.issue, e.doer, { event: "issues", action: "opened", access: "poster" });
     case "edited": {
       const { before, issue } = e;
       const changes: Change[] = [];
@@ -71,11 +69,11 @@ export async function onIssueEvent(env: Env, e: IssueEvent): Promise<void> {
       if (before.isClosed !== issue.isClosed) {
         changes.push({ event: "issues", action: issue.isClosed ? "closed" : "reopened", access: "poster", commitId: e.commitId ?? "" });
       }
-      for (const change of changes) await send(env, repo, owner, issue, e.doer, change);
+      for (const change of changes) await send(env, sink, repo, owner, issue, e.doer, change);
       return;
     }
     case "labels":
-      return send(env, repo, owner, e.issue, e.doer, {
+      return send(env, sink, repo, owner, e.issue, e.doer, {
         event: "issue_label",
         action: e.cleared ? "label_cleared" : "label_updated",
         // Gitea shows a pull request's repository with owner access on label_updated only.
@@ -83,11 +81,11 @@ export async function onIssueEvent(env: Env, e: IssueEvent): Promise<void> {
       });
     case "commented":
       if (!isPlainComment(e.comment)) return;
-      return sendComment(env, repo, owner, e.issue, e.comment, e.doer, "created");
+      return sendComment(env, sink, repo, owner, e.issue, e.comment, e.doer, "created");
     case "comment-edited":
-      return sendComment(env, repo, owner, e.issue, e.comment, e.doer, "edited", { body: { from: e.oldContent } });
+      return sendComment(env, sink, repo, owner, e.issue, e.comment, e.doer, "edited", { body: { from: e.oldContent } });
     case "comment-deleted":
-      return sendComment(env, repo, owner, e.issue, e.comment, e.doer, "deleted");
+      return sendComment(env, sink, repo, owner, e.issue, e.comment, e.doer, "deleted");
   }
 }
 
@@ -96,9 +94,9 @@ function accessOf(env: Env, issue: IssueRow, doer: UserRow, access: Change["acce
   return { doer: access === "doer" ? doer : userById(env, issue.posterId) };
 }
 
-async function send(env: Env, repo: RepoRow, owner: UserRow, issue: IssueRow, doer: UserRow, change: Change): Promise<void> {
+async function send(env: Env, sink: PayloadSink, repo: RepoRow, owner: UserRow, issue: IssueRow, doer: UserRow, change: Change): Promise<void> {
   const event = issue.isPull ? PULL_EVENT[change.event] : change.event;
-  if (!anyHookWants(env, repo, event)) return;
+  if (!sink.wants(env, repo, event)) return;
   const repository = repoJson(env, repo, owner, accessOf(env, issue, doer, change.access));
   const sender = userJson(env, doer);
   if (issue.isPull) {
@@ -115,7 +113,7 @@ async function send(env: Env, repo: RepoRow, owner: UserRow, issue: IssueRow, do
       commit_id: change.commitId ?? "",
       review: null,
     };
-    return fire(env, event, payload, repo, owner);
+    return sink.deliver(env, { event, payload, repo, owner, doer });
   }
   const payload: IssuePayload = {
     action: change.action,
@@ -126,11 +124,12 @@ async function send(env: Env, repo: RepoRow, owner: UserRow, issue: IssueRow, do
     sender,
     commit_id: change.commitId ?? "",
   };
-  return fire(env, event, payload, repo, owner);
+  return sink.deliver(env, { event, payload, repo, owner, doer });
 }
 
 async function sendComment(
   env: Env,
+  sink: PayloadSink,
   repo: RepoRow,
   owner: UserRow,
   issue: IssueRow,
@@ -140,7 +139,7 @@ async function sendComment(
   changes?: ChangesPayload,
 ): Promise<void> {
   const event = issue.isPull ? "pull_request_comment" : "issue_comment";
-  if (!anyHookWants(env, repo, event)) return;
+  if (!sink.wants(env, repo, event)) return;
   const pull = issue.isPull ? await currentPullView(env, repo, owner, issue, doer) : undefined;
   const current = currentIssueView(env, repo, owner, issue);
   const payload: IssueCommentPayload = {
@@ -153,5 +152,5 @@ async function sendComment(
     sender: userJson(env, doer),
     is_pull: issue.isPull,
   };
-  return fire(env, event, payload, repo, owner);
+  return sink.deliver(env, { event, payload, repo, owner, doer });
 }

@@ -1,16 +1,16 @@
 import type { Env } from "../../env.ts";
 import type { PullEvent } from "../../events/pull-events.ts";
 import type { PullRequestPayload } from "../payload-types.ts";
-import { anyHookWants, currentPullView, currentRepo, reviewHookEvent, userById } from "../sources.ts";
+import { currentPullView, currentRepo, reviewHookEvent, userById } from "../sources.ts";
 import { toAPIPullRequest } from "../../../convert/pull.ts";
-import { fire, repoJson, userJson } from "./common.ts";
+import { repoJson, userJson, webhookSink, type PayloadSink } from "./common.ts";
 
 /**
  * Gitea's webhook notifier for what happens to a pull request beyond its issue:
  * PullRequestSynchronized, PullRequestChangeTargetBranch, PullRequestReview and
  * PullRequestReviewRequest.
  */
-export async function onPullEvent(env: Env, e: PullEvent): Promise<void> {
+export async function onPullEvent(env: Env, e: PullEvent, sink: PayloadSink = webhookSink): Promise<void> {
   // A merge reaches the hooks as the close of its issue (an issue event), as in Gitea.
   if (e.kind === "merged") return;
   const where = currentRepo(env, e.repo.id);
@@ -24,7 +24,7 @@ export async function onPullEvent(env: Env, e: PullEvent): Promise<void> {
         : e.kind === "reviewed"
           ? reviewHookEvent(e.review)
           : "pull_request_review_request";
-  if (!event || !anyHookWants(env, repo, event)) return;
+  if (!event || !sink.wants(env, repo, event)) return;
   const doer = e.kind === "reviewed" ? e.reviewer : e.doer;
   const view = await currentPullView(env, repo, owner, e.issue, doer);
   if (!view) return;
@@ -44,7 +44,7 @@ export async function onPullEvent(env: Env, e: PullEvent): Promise<void> {
         review: null,
       };
       // Reorder to Gitea's field order.
-      return fire(env, "pull_request_sync", ordered(payload), repo, owner);
+      return sink.deliver(env, { event: "pull_request_sync", payload: ordered(payload), repo, owner, doer });
     }
     case "retargeted": {
       const payload: PullRequestPayload = {
@@ -58,7 +58,7 @@ export async function onPullEvent(env: Env, e: PullEvent): Promise<void> {
         commit_id: "",
         review: null,
       };
-      return fire(env, "pull_request", payload, repo, owner);
+      return sink.deliver(env, { event: "pull_request", payload, repo, owner, doer });
     }
     case "reviewed": {
       const payload: PullRequestPayload = {
@@ -68,7 +68,7 @@ export async function onPullEvent(env: Env, e: PullEvent): Promise<void> {
         repository: repoJson(env, repo, owner, { doer: userById(env, e.issue.posterId) }),
         review: { type: event, content: e.review.content },
       };
-      return fire(env, event, ordered(payload), repo, owner);
+      return sink.deliver(env, { event, payload: ordered(payload), repo, owner, doer });
     }
     case "review-requested":
     case "review-request-removed": {
@@ -79,7 +79,7 @@ export async function onPullEvent(env: Env, e: PullEvent): Promise<void> {
         repository: repoJson(env, repo, owner, { doer: e.doer }),
         review: null,
       };
-      return fire(env, "pull_request_review_request", ordered(payload), repo, owner);
+      return sink.deliver(env, { event: "pull_request_review_request", payload: ordered(payload), repo, owner, doer });
     }
   }
 }

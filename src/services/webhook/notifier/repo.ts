@@ -1,8 +1,8 @@
 import type { Env } from "../../env.ts";
 import type { RepoEvent } from "../../events/repo-events.ts";
 import type { CreatePayload, DeletePayload, ForkPayload, PushPayload, RepositoryPayload } from "../payload-types.ts";
-import { anyHookWants, currentRepo } from "../sources.ts";
-import { fire, payloadCommits, repoJson, userJson } from "./common.ts";
+import { currentRepo } from "../sources.ts";
+import { payloadCommits, repoJson, userJson, webhookSink, type PayloadSink } from "./common.ts";
 
 /** `refs/heads/x` → `x`, `refs/tags/v1` → `v1` (Gitea's RefName.ShortName). */
 const shortName = (ref: string) => ref.replace(/^refs\/(heads|tags)\//, "");
@@ -20,11 +20,11 @@ const EVENT = { push: "push", "ref-created": "create", "ref-deleted": "delete", 
  * Gitea's webhook notifier for repositories and refs: PushCommits (push), CreateRef (create),
  * DeleteRef (delete), CreateRepository/DeleteRepository (repository) and ForkRepository (fork).
  */
-export async function onRepoEvent(env: Env, e: RepoEvent): Promise<void> {
+export async function onRepoEvent(env: Env, e: RepoEvent, sink: PayloadSink = webhookSink): Promise<void> {
   const event = EVENT[e.kind];
   const about = e.kind === "forked" ? e.source : e.repo;
   const branch = "ref" in e ? filterName(e.ref) : undefined;
-  if (!anyHookWants(env, about, event, branch)) return;
+  if (!sink.wants(env, about, event, branch)) return;
   switch (e.kind) {
     case "push": {
       // The repository as it is after the push (a first push makes it non-empty).
@@ -43,7 +43,7 @@ export async function onRepoEvent(env: Env, e: RepoEvent): Promise<void> {
         pusher,
         sender: pusher,
       };
-      return fire(env, "push", payload, now.repo, now.owner, filterName(e.ref));
+      return sink.deliver(env, { event: "push", payload, repo: now.repo, owner: now.owner, branch: filterName(e.ref), doer: e.pusher });
     }
     case "ref-created": {
       const now = currentRepo(env, e.repo.id) ?? e;
@@ -54,7 +54,7 @@ export async function onRepoEvent(env: Env, e: RepoEvent): Promise<void> {
         repository: repoJson(env, now.repo, now.owner, "none"),
         sender: userJson(env, e.pusher),
       };
-      return fire(env, "create", payload, now.repo, now.owner, filterName(e.ref));
+      return sink.deliver(env, { event: "create", payload, repo: now.repo, owner: now.owner, branch: filterName(e.ref), doer: e.pusher });
     }
     case "ref-deleted": {
       const now = currentRepo(env, e.repo.id) ?? e;
@@ -65,7 +65,7 @@ export async function onRepoEvent(env: Env, e: RepoEvent): Promise<void> {
         repository: repoJson(env, now.repo, now.owner, "owner"),
         sender: userJson(env, e.pusher),
       };
-      return fire(env, "delete", payload, now.repo, now.owner, filterName(e.ref));
+      return sink.deliver(env, { event: "delete", payload, repo: now.repo, owner: now.owner, branch: filterName(e.ref), doer: e.pusher });
     }
     case "created":
     case "deleted": {
@@ -80,7 +80,7 @@ export async function onRepoEvent(env: Env, e: RepoEvent): Promise<void> {
         organization: userJson(env, owner),
         sender: userJson(env, e.doer),
       };
-      return fire(env, "repository", payload, repo, owner);
+      return sink.deliver(env, { event: "repository", payload, repo, owner, doer: e.doer });
     }
     case "forked": {
       const now = currentRepo(env, e.repo.id) ?? e;
@@ -89,7 +89,7 @@ export async function onRepoEvent(env: Env, e: RepoEvent): Promise<void> {
         repository: repoJson(env, now.repo, now.owner, { doer: e.doer }),
         sender: userJson(env, e.doer),
       };
-      return fire(env, "fork", payload, e.source, e.sourceOwner);
+      return sink.deliver(env, { event: "fork", payload, repo: e.source, owner: e.sourceOwner, doer: e.doer });
     }
   }
 }

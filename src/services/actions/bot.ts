@@ -1,0 +1,27 @@
+import type { Env } from "../env.ts";
+import type { ActionTaskRow, UserRow } from "../../db/schema/index.ts";
+import { ActionStatus } from "../../db/schema/index.ts";
+import { taskByTokenHash } from "../../models/actions-task.ts";
+import { hashToken } from "../../crypto/token.ts";
+import { systemUser } from "../user/profile.ts";
+
+/** Gitea's ActionsUserID: the reserved account workflows act as. */
+export const ACTIONS_BOT_ID = -2;
+export const ACTIONS_BOT_NAME = "gitea-actions";
+
+/** The Actions bot as an account (never stored; Gitea's NewActionsUser). */
+export function actionsBot(): UserRow {
+  return systemUser(ACTIONS_BOT_ID)!;
+}
+
+export const isActionsBot = (user: Pick<UserRow, "id"> | undefined): boolean => user?.id === ACTIONS_BOT_ID;
+
+/**
+ * The running task a token belongs to: a task's token (GITEA_TOKEN in its job) speaks for the
+ * Actions bot, limited to the task's repository, while the task runs.
+ */
+export function taskOfToken(env: Env, token: string): ActionTaskRow | undefined {
+  if (!/^[0-9a-f]{40}$/.test(token)) return undefined;
+  const task = taskByTokenHash(env.db, hashToken(token));
+  return task && task.status === ActionStatus.Running ? task : undefined;
+}

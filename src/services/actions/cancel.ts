@@ -1,0 +1,88 @@
+import type { Env } from "../env.ts";
+import { writeTx, type Tx } from "../../db/client.ts";
+import { ActionStatus, type ActionRunJobRow, type ActionRunRow } from "../../db/schema/index.ts";
+import * as runs from "../../models/actions-run.ts";
+import * as tasks from "../../models/actions-task.ts";
+import { Invalid } from "../../lib/errors.ts";
+import { nowUnix } from "../../lib/time.ts";
+import { duration, isDone } from "./status.ts";
+import { settleRun } from "./settle.ts";
+import { bumpTasksVersion } from "./tasks-version.ts";
+
+/** Stops a job that has not finished: its running task is cancelled too (the runner hears it on its next report). */
+function cancelJob(tx: Tx, job: ActionRunJobRow, now: number): boolean {
+  if (isDone(job.status)) return false;
+  if (job.taskId) {
+    const task = tasks.taskById(tx, job.taskId);
+    if (task && !isDone(task.status)) tasks.updateTask(tx, task.id, { status: ActionStatus.Cancelled, stoppedUnix: now, tokenHash: "", updatedUnix: now });
+  }
+  runs.updateJob(tx, job.id, { status: ActionStatus.Cancelled, stoppedUnix: now, updatedUnix: now });
+  return true;
+}
+
+/** Gitea's CancelRun inside a transaction: every unfinished job of the run is cancelled. */
+export function cancelRunInTx(env: Env, tx: Tx, run: ActionRunRow, now: number): void {
+  const changed = runs.jobsOfRun(tx, run.id).filter((j) => cancelJob(tx, j, now)).map((j) => j.id);
+  settleRun(env, tx, run.id, changed, now);
+}
+
+/** The run page's and the API's cancel: nothing happens to a finished run. */
+export function cancelRun(env: Env, run: ActionRunRow): void {
+  writeTx(env.db, (tx) => cancelRunInTx(env, tx, run, nowUnix()));
+}
+
+/**
+ * Gitea's Rerun: the run (or one job and the jobs that need it) starts over. A job without needs
+ * waits for a runner again, the others are blocked; the next task of each is its next attempt.
+ * Only a finished run, or a finished job, can be re-run.
+ */
+export function rerun(env: Env, run: ActionRunRow, onlyJob?: ActionRunJobRow): void {
+  const now = nowUnix();
+  writeTx(env.db, (tx) => {
+    const current = runs.runById(tx, run.id);
+    if (!current) return;
+    const jobs = runs.jobsOfRun(tx, run.id);
+    if (onlyJob ? !isDone(jobs.find((j) => j.id === onlyJob.id)?.status ?? 0) : !isDone(current.status)) {
+      throw new Invalid("only a finished run or job can be re-run");
+    }
+    const chosen = onlyJob ? dependentsOf(jobs, onlyJob) : jobs;
+    for (const job of chosen) {
+      const needs = JSON.parse(job.needsJson) as string[];
+      const waitsForNothing = onlyJob ? job.id === onlyJob.id || needs.length === 0 : needs.length === 0;
+      runs.updateJob(tx, job.id, {
+        status: waitsForNothing ? ActionStatus.Waiting : ActionStatus.Blocked,
+        taskId: 0,
+        startedUnix: 0,
+        stoppedUnix: 0,
+        updatedUnix: now,
+      });
+    }
+    runs.updateRun(tx, run.id, {
+      status: ActionStatus.Waiting,
+      previousDuration: current.previousDuration + duration(current.startedUnix, current.stoppedUnix, now),
+      startedUnix: 0,
+      stoppedUnix: 0,
+      updatedUnix: now,
+    });
+    settleRun(env, tx, run.id, chosen.map((j) => j.id), now);
+  });
+  bumpTasksVersion();
+}
+
+/** The job and every job that needs it, directly or not. */
+function dependentsOf(jobs: ActionRunJobRow[], root: ActionRunJobRow): ActionRunJobRow[] {
+  const keys = new Set([root.jobId]);
+  const out = new Set<ActionRunJobRow>([root]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const j of jobs) {
+      if (out.has(j)) continue;
+      if ((JSON.parse(j.needsJson) as string[]).some((n) => keys.has(n))) {
+        out.add(j);
+        keys.add(j.jobId);
+        grew = true;
+      }
+    }
+  }
+  return jobs.filter((j) => out.has(j));
+}
