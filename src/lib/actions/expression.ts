@@ -274,14 +274,23 @@ export function toNumber(v: unknown): number {
   return NaN;
 }
 
+/**
+ * act prints an integer with Go's fmt.Sprint and a float with `%.15G`: 15 significant digits, trailing
+ * zeros dropped, an exponent (`1E+21`, `1E-05`) below 1e-4 or from 1e15 on.
+ */
 function numberToString(n: number): string {
   if (Number.isNaN(n)) return "NaN";
   if (!Number.isFinite(n)) return n > 0 ? "Infinity" : "-Infinity";
-  if (Object.is(n, -0)) return "0";
-  const s = String(n);
-  // Go's FormatFloat(v, 'f', -1, 64) never writes an exponent.
-  if (!/e/i.test(s)) return s;
-  return Math.abs(n) >= 1 ? BigInt(Math.round(n)).toString() : n.toFixed(20).replace(/0+$/, "");
+  if (Object.is(n, -0) || n === 0) return "0";
+  if (Number.isInteger(n) && Math.abs(n) < 1e15) return String(n);
+  const [mantissa, expText] = n.toExponential(14).split("e");
+  const exp = Number(expText);
+  const trim = (t: string) => (t.includes(".") ? t.replace(/0+$/, "").replace(/\.$/, "") : t);
+  if (exp < -4 || exp >= 15) {
+    const sign = exp < 0 ? "-" : "+";
+    return `${trim(mantissa!)}E${sign}${String(Math.abs(exp)).padStart(2, "0")}`;
+  }
+  return trim(n.toFixed(Math.max(0, 14 - exp)));
 }
 
 /** How a value prints inside a string (`${{ }}`, `format`, `join`). */
@@ -342,6 +351,8 @@ function compare(op: string, a: unknown, b: unknown): boolean {
 }
 
 function lookup(obj: unknown, key: string): unknown {
+  // act reads a property of every element of an array, filtered (`a.*.b`) or not (`a.b`)
+  if (Array.isArray(obj)) return obj.map((el) => lookup(el, key));
   if (!isObject(obj)) return null;
   if (Object.hasOwn(obj, key)) return norm(obj[key]);
   const lower = key.toLowerCase();
@@ -352,10 +363,7 @@ function lookup(obj: unknown, key: string): unknown {
 function property(obj: unknown, key: string): unknown {
   if (obj instanceof Filtered) {
     const out = new Filtered();
-    for (const el of obj) {
-      const v = lookup(el, key);
-      if (v !== null) out.push(v);
-    }
+    for (const el of obj) out.push(lookup(el, key));
     return out;
   }
   return lookup(obj, key);
@@ -411,6 +419,20 @@ function formatString(fmt: string, args: unknown[]): string {
   return out;
 }
 
+/** Go's json.MarshalIndent with two spaces: object keys sorted, `<`, `>` and `&` escaped. */
+function goJSON(v: unknown): string {
+  const sortKeys = (x: unknown): unknown =>
+    Array.isArray(x)
+      ? x.map(sortKeys)
+      : isObject(x)
+        ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, sortKeys(x[k])]))
+        : x;
+  return JSON.stringify(sortKeys(v), null, 2)
+    .replace(/</g, "\\u003c")
+    .replace(/>/g, "\\u003e")
+    .replace(/&/g, "\\u0026");
+}
+
 function plain(v: unknown): unknown {
   return v instanceof Filtered ? [...v] : v;
 }
@@ -427,6 +449,7 @@ function callFunction(name: string, args: unknown[], ctx: ExpressionContext): un
       arity(2);
       const [search, item] = args;
       if (Array.isArray(search)) return search.some((el) => looseEquals(el, item));
+      if (isObject(search)) return false;
       return toText(search).toLowerCase().includes(toText(item).toLowerCase());
     }
     case "startswith":
@@ -442,17 +465,20 @@ function callFunction(name: string, args: unknown[], ctx: ExpressionContext): un
       arity(1, 2);
       const sep = args.length > 1 ? toText(args[1]) : ",";
       if (Array.isArray(args[0])) return args[0].map(toText).join(sep);
-      return typeof args[0] === "string" ? args[0] : "";
+      return toText(args[0]);
     }
     case "tojson":
       arity(1);
-      return JSON.stringify(plain(norm(args[0])), null, 2);
+      return goJSON(plain(norm(args[0])));
     case "fromjson": {
       arity(1);
+      if (typeof args[0] !== "string") {
+        throw new ExpressionError(`fromJSON: cannot parse a ${kind(norm(args[0]))} as JSON, only a string`);
+      }
       try {
-        return JSON.parse(toText(args[0])) as unknown;
+        return JSON.parse(args[0]) as unknown;
       } catch (err) {
-        throw new ExpressionError(`fromJSON: invalid JSON '${toText(args[0])}': ${(err as Error).message}`);
+        throw new ExpressionError(`fromJSON: invalid JSON '${args[0]}': ${(err as Error).message}`);
       }
     }
     case "success":
@@ -467,6 +493,14 @@ function callFunction(name: string, args: unknown[], ctx: ExpressionContext): un
     case "cancelled":
       arity(0);
       return ctx.status === "cancelled";
+    case "case": {
+      // case(pred1, value1, pred2, value2, ..., default)
+      if (args.length < 3 || args.length % 2 === 0) {
+        throw new ExpressionError(`case() takes pairs of condition and value plus a default (an odd number, at least 3), got ${args.length}`);
+      }
+      for (let i = 0; i < args.length - 1; i += 2) if (isTruthy(args[i])) return args[i + 1];
+      return args[args.length - 1];
+    }
     case "hashfiles":
       throw new ExpressionError("hashFiles() needs the job's workspace and is only available inside steps, on the runner");
     default:
