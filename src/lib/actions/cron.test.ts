@@ -68,6 +68,7 @@ describe("validation", () => {
     ["x * * * *", /parse int/],
     ["-1 * * * *", /parse int/],
     ["@fortnightly", /unrecognized descriptor/],
+    ["@DAILY", /unrecognized descriptor/],
     ["@every soon", /duration/],
     ["TZ=Mars/Olympus 0 0 * * *", /bad location/],
   ])("%p", (spec, re) => {

@@ -127,7 +127,7 @@ export function parseCron(spec: string): CronSchedule {
       // robfig rounds the delay down to whole seconds, and runs at least once a second
       return { kind: "every", seconds: Math.max(1, Math.floor(seconds)) };
     }
-    const expanded = DESCRIPTORS[text.toLowerCase()];
+    const expanded = DESCRIPTORS[text]; // robfig matches descriptors exactly, lower case
     if (!expanded) throw new CronError(`unrecognized descriptor: ${text}`);
     text = expanded;
   }

@@ -37,12 +37,13 @@ describe("parseEvents", () => {
         options: [info, warning]
       dry:
         type: boolean
+        required: yes
 `);
     expect(events).toEqual([{
       name: "workflow_dispatch",
       inputs: [
         { name: "level", description: "Log level", required: true, default: "warning", type: "choice", options: ["info", "warning"] },
-        { name: "dry", description: "", required: false, default: "", type: "boolean", options: [] },
+        { name: "dry", description: "", required: true, default: "", type: "boolean", options: [] },
       ],
     }]);
   });

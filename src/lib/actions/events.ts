@@ -41,6 +41,12 @@ function text(v: unknown, where: string): string {
   throw new WorkflowError(`"on.${where}" must be a string or a list of strings`);
 }
 
+/** go-yaml v3 decoding into a Go bool: YAML 1.1's yes/on/y spellings count as true there. */
+function goBool(v: unknown): boolean {
+  if (typeof v === "boolean") return v;
+  return typeof v === "string" && ["y", "Y", "yes", "Yes", "YES", "on", "On", "ON", "true", "True", "TRUE"].includes(v);
+}
+
 /** `workflow_call` is only fired by another workflow's `uses:`, so it never takes part in trigger detection. */
 const WORKFLOW_CALL = "workflow_call";
 
@@ -51,7 +57,7 @@ function parseInputs(v: Record<string, unknown>): WorkflowDispatchInput[] {
     return {
       name,
       description: text(spec["description"], `workflow_dispatch.inputs.${name}.description`),
-      required: spec["required"] === true || spec["required"] === "true",
+      required: goBool(spec["required"]),
       default: text(spec["default"], `workflow_dispatch.inputs.${name}.default`),
       type: text(spec["type"], `workflow_dispatch.inputs.${name}.type`),
       options,
