@@ -8,6 +8,7 @@
 
 import { WorkflowError } from "./errors.ts";
 import { compilePatterns, PatternError, skipByIgnores, skipByIncludes } from "./pattern.ts";
+import { stringAt } from "./yaml.ts";
 
 export interface WorkflowDispatchInput {
   name: string;
@@ -34,12 +35,13 @@ export type WorkflowEvents = WorkflowEvent[];
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
-function text(v: unknown, where: string): string {
-  if (v === null || v === undefined) return "";
-  if (typeof v === "string") return v;
-  if (typeof v === "number" || typeof v === "boolean") return String(v);
-  throw new WorkflowError(`"on.${where}" must be a string or a list of strings`);
+/** `container[key]` as go-yaml decodes it into a Go string (a plain scalar as written, `1.10` stays "1.10"). */
+function textAt(container: object, key: string | number, where: string): string {
+  const v = (container as Record<string, unknown>)[String(key)];
+  if (v !== null && typeof v === "object") throw new WorkflowError(`"on.${where}" must be a string or a list of strings`);
+  return stringAt(container, key) ?? "";
 }
+
 
 /** go-yaml v3 decoding into a Go bool: YAML 1.1's yes/on/y spellings count as true there. */
 function goBool(v: unknown): boolean {
@@ -53,13 +55,16 @@ const WORKFLOW_CALL = "workflow_call";
 function parseInputs(v: Record<string, unknown>): WorkflowDispatchInput[] {
   return Object.entries(v).map(([name, spec]) => {
     if (!isRecord(spec)) throw new WorkflowError(`"on.workflow_dispatch.inputs.${name}" must be a mapping`);
-    const options = Array.isArray(spec["options"]) ? spec["options"].map((o) => text(o, `workflow_dispatch.inputs.${name}.options`)) : [];
+    const rawOptions = spec["options"];
+    const options = Array.isArray(rawOptions)
+      ? rawOptions.map((_, i) => textAt(rawOptions, i, `workflow_dispatch.inputs.${name}.options`))
+      : [];
     return {
       name,
-      description: text(spec["description"], `workflow_dispatch.inputs.${name}.description`),
+      description: textAt(spec, "description", `workflow_dispatch.inputs.${name}.description`),
       required: goBool(spec["required"]),
-      default: text(spec["default"], `workflow_dispatch.inputs.${name}.default`),
-      type: text(spec["type"], `workflow_dispatch.inputs.${name}.type`),
+      default: textAt(spec, "default", `workflow_dispatch.inputs.${name}.default`),
+      type: textAt(spec, "type", `workflow_dispatch.inputs.${name}.type`),
       options,
     };
   });
@@ -84,7 +89,7 @@ function parseEventBody(name: string, body: unknown): WorkflowEvent {
   let inputs: WorkflowDispatchInput[] | undefined;
   for (const [act, value] of Object.entries(body)) {
     if (Array.isArray(value)) {
-      acts[act] = value.map((v) => text(v, `${name}.${act}`));
+      acts[act] = value.map((_, i) => textAt(value, i, `${name}.${act}`));
     } else if (isRecord(value)) {
       if (name !== "workflow_dispatch" || act !== "inputs") {
         throw new WorkflowError(`"on.${name}.${act}" must be a string or a list of strings`);
@@ -92,7 +97,7 @@ function parseEventBody(name: string, body: unknown): WorkflowEvent {
       inputs = parseInputs(value);
       if (inputs.length === 0) inputs = undefined;
     } else {
-      acts[act] = [text(value, `${name}.${act}`)];
+      acts[act] = [textAt(body, act, `${name}.${act}`)];
     }
   }
   const event: WorkflowEvent = { name };

@@ -299,3 +299,33 @@ describe("parseSingleJob", () => {
     expect(() => parseSingleJob(payload)).toThrow(WorkflowError);
   });
 });
+
+test("the payload keeps written text where Gitea's structs hold strings (with, env, outputs, timeout)", () => {
+  const yaml = `on: push
+env:
+  V: 1.10
+jobs:
+  a:
+    runs-on: r
+    timeout-minutes: 10
+    outputs:
+      o: 1.0
+    services:
+      db:
+        image: postgres
+        env:
+          PORT: 5432.0
+    steps:
+      - uses: actions/setup-go@v5
+        with:
+          go-version: 1.20
+          check-latest: true
+`;
+  const [job] = plan(yaml);
+  const doc = Bun.YAML.parse(job!.payload) as { env: unknown; jobs: { a: Record<string, unknown> } };
+  expect(doc.env).toEqual({ V: "1.10" });
+  expect(doc.jobs.a["timeout-minutes"]).toBe("10");
+  expect(doc.jobs.a["outputs"]).toEqual({ o: "1.0" });
+  expect(doc.jobs.a["services"]).toEqual({ db: { image: "postgres", env: { PORT: "5432.0" } } });
+  expect(doc.jobs.a["steps"]).toEqual([{ uses: "actions/setup-go@v5", with: { "check-latest": "true", "go-version": "1.20" } }]);
+});

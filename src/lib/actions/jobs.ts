@@ -8,7 +8,8 @@
 import { WorkflowError } from "./errors.ts";
 import { evaluateTemplate, ExpressionError, interpolate, type ExpressionContext } from "./expression.ts";
 import { interpolateRunName } from "./run-name.ts";
-import { isRecord, parseConcurrency, parseRunsOn, parseYamlMapping, scalarText, type Concurrency, type Workflow, type WorkflowJob } from "./workflow.ts";
+import { isRecord, parseConcurrency, parseRunsOn, parseYamlMapping, type Concurrency, type Workflow, type WorkflowJob } from "./workflow.ts";
+import { stringAt, stringMap } from "./yaml.ts";
 
 export interface PlanContext {
   github: Record<string, unknown>;
@@ -159,9 +160,18 @@ const present = (v: unknown) => v !== undefined && v !== null;
 const STEP_FIELDS = ["id", "if", "name", "uses", "run", "working-directory", "shell", "env", "with", "continue-on-error", "timeout-minutes"];
 const CONTAINER_FIELDS = ["image", "env", "ports", "volumes", "options", "credentials", "cmd"];
 
-function pick(src: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
+/** Fields decoded into Go strings or map[string]string keep their written text (`1.20` stays "1.20"). */
+const STRING_FIELDS = new Set(["id", "name", "uses", "run", "working-directory", "shell", "timeout-minutes", "image", "options"]);
+const STRING_MAP_FIELDS = new Set(["with", "credentials"]);
+
+function pick(src: Record<string, unknown>, fields: readonly string[], stringMaps = STRING_MAP_FIELDS): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const f of fields) if (present(src[f])) out[f] = f === "with" ? sortedMap(src[f]) : src[f]; // a Go map: keys sorted
+  for (const f of fields) {
+    if (!present(src[f])) continue;
+    if (STRING_FIELDS.has(f)) out[f] = stringAt(src, f) ?? src[f];
+    else if (stringMaps.has(f)) out[f] = stringMap(src[f]) ?? sortedMap(src[f]); // a Go map: keys sorted
+    else out[f] = src[f];
+  }
   return out;
 }
 
@@ -182,11 +192,13 @@ function singleJob(raw: Record<string, unknown>, name: string, runsOn: string[],
     const steps = raw["steps"].filter(isRecord).map((s) => pick(s, STEP_FIELDS));
     if (steps.length > 0) job["steps"] = steps;
   }
-  if (present(raw["timeout-minutes"])) job["timeout-minutes"] = raw["timeout-minutes"];
+  if (present(raw["timeout-minutes"])) job["timeout-minutes"] = stringAt(raw, "timeout-minutes") ?? raw["timeout-minutes"];
   if (present(raw["continue-on-error"])) job["continue-on-error"] = raw["continue-on-error"];
   if (isRecord(raw["services"])) {
     const services = sortedMap(raw["services"]) as Record<string, unknown>;
-    job["services"] = Object.fromEntries(Object.entries(services).map(([k, v]) => [k, isRecord(v) ? pick(v, CONTAINER_FIELDS) : v]));
+    // a service's env is a map[string]string too
+    const serviceMaps = new Set(["env", "credentials"]);
+    job["services"] = Object.fromEntries(Object.entries(services).map(([k, v]) => [k, isRecord(v) ? pick(v, CONTAINER_FIELDS, serviceMaps) : v]));
   }
   const strategy: Record<string, unknown> = {};
   const rawStrategy = isRecord(raw["strategy"]) ? raw["strategy"] : {};
@@ -199,7 +211,7 @@ function singleJob(raw: Record<string, unknown>, name: string, runsOn: string[],
   if (present(raw["container"])) job["container"] = raw["container"];
   const defaults = defaultsOf(raw["defaults"]);
   if (defaults) job["defaults"] = defaults;
-  if (isRecord(raw["outputs"])) job["outputs"] = sortedMap(raw["outputs"]);
+  if (isRecord(raw["outputs"])) job["outputs"] = stringMap(raw["outputs"]) ?? sortedMap(raw["outputs"]);
   if (typeof raw["uses"] === "string" && raw["uses"] !== "") job["uses"] = raw["uses"];
   if (isRecord(raw["with"])) job["with"] = sortedMap(raw["with"]);
   if (present(raw["secrets"])) job["secrets"] = raw["secrets"];
@@ -298,14 +310,14 @@ export function parseSingleJob(payload: string): SingleJob {
   }
   const job: SingleJob = {
     id,
-    name: raw["name"] === undefined || raw["name"] === null ? id : scalarText(raw["name"]),
-    runsOn: parseRunsOn(raw["runs-on"], `jobs.${id}`),
+    name: (raw["name"] === undefined || raw["name"] === null ? undefined : stringAt(raw, "name")) || id,
+    runsOn: parseRunsOn(raw, `jobs.${id}`),
     matrix,
     raw,
     workflow: doc,
   };
-  if (present(raw["if"])) job.if = scalarText(raw["if"]);
-  const concurrency = parseConcurrency(raw["concurrency"], `jobs.${id}.`);
+  if (present(raw["if"])) job.if = stringAt(raw, "if") ?? "";
+  const concurrency = parseConcurrency(raw, `jobs.${id}.`);
   if (concurrency) job.concurrency = concurrency;
   return job;
 }

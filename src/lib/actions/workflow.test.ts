@@ -121,3 +121,51 @@ describe("workflow files", () => {
     expect(workflowIdOf(".github/workflows/sub/ci.yml")).toBe("sub/ci.yml");
   });
 });
+
+describe("go-yaml's reading", () => {
+  test("values read as Go strings keep their written text", () => {
+    const w = parseWorkflow(`on:
+  push:
+    branches: [1.10, "2.0"]
+name: 1.0
+env:
+  GO: 1.10
+  HEX: 0x1F
+  Q: '1.10'
+  N: ~
+jobs:
+  a:
+    name: 2.50
+    runs-on: [1.0]
+    needs: []
+`);
+    expect(w.env).toEqual({ GO: "1.10", HEX: "0x1F", Q: "1.10", N: "" });
+    expect(w.name).toBe("1.0");
+    expect(w.on).toEqual([{ name: "push", acts: { branches: ["1.10", "2.0"] } }]);
+    expect(w.jobs[0]!.name).toBe("2.50");
+    expect(w.jobs[0]!.runsOn).toEqual(["1.0"]);
+  });
+  test("a duplicate key is refused with its line, as go-yaml refuses it", () => {
+    expect(() => parseWorkflow("on: push\njobs:\n  a:\n    runs-on: x\n  a:\n    runs-on: y\n")).toThrow(/unique at line 5/);
+  });
+  test("merge keys and anchors", () => {
+    const w = parseWorkflow(`on: push
+x-defaults: &d
+  runs-on: linux
+  timeout-minutes: 5
+  name: 1.50
+jobs:
+  a:
+    <<: *d
+    name: A
+  b: *d
+`);
+    expect(w.jobs[1]!.name).toBe("1.50");
+    expect(w.jobs.map((j) => [j.id, j.runsOn])).toEqual([["a", ["linux"]], ["b", ["linux"]]]);
+    expect(w.jobs[0]!.name).toBe("A");
+  });
+  test("an empty document is not a workflow", () => {
+    expect(() => parseWorkflow("")).toThrow(/must be a YAML mapping/);
+    expect(() => parseWorkflow("# only a comment\n")).toThrow(/must be a YAML mapping/);
+  });
+});

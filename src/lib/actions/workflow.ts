@@ -1,11 +1,12 @@
 /**
- * Reading a workflow file: YAML (Bun's YAML 1.2 parser, so `on` stays a string key as it does in go-yaml v3)
- * into the parts the server needs — triggers, jobs in file order, `needs`, `if`, `runs-on`, strategy and
+ * Reading a workflow file: YAML (read as go-yaml v3 reads it, see yaml.ts; `on` stays a string key) into
+ * the parts the server needs — triggers, jobs in file order, `needs`, `if`, `runs-on`, strategy and
  * concurrency — keeping the raw document for re-emitting single-job payloads (`jobs.ts`).
  */
 
 import { WorkflowError } from "./errors.ts";
 import { parseEvents, type WorkflowEvents } from "./events.ts";
+import { parseYaml, stringAt } from "./yaml.ts";
 
 export { WorkflowError };
 
@@ -74,65 +75,59 @@ export function workflowIdOf(path: string): string {
 export const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** A YAML scalar as go-yaml decodes it into a Go string (null becomes ""). */
-export function scalarText(v: unknown): string {
-  if (v === null || v === undefined) return "";
-  if (typeof v === "string") return v;
-  if (typeof v === "number" || typeof v === "boolean" || typeof v === "bigint") return String(v);
-  throw new WorkflowError(`expected a single value, found ${Array.isArray(v) ? "a list" : "a mapping"}`);
-}
-
-/** Parses YAML, refusing what go-yaml refuses and what is not a mapping. */
+/** Parses YAML (its first document, as go-yaml's Unmarshal), refusing what go-yaml refuses and what is not a mapping. */
 export function parseYamlMapping(content: string, what: string): Record<string, unknown> {
-  let doc: unknown;
-  try {
-    doc = Bun.YAML.parse(content);
-  } catch (err) {
-    throw new WorkflowError(`${what} is not valid YAML: ${(err as Error).message}`);
-  }
-  // A stream of several documents parses as an array of them; go-yaml's Unmarshal reads the first one.
-  if (Array.isArray(doc) && /^---/m.test(content) && doc.every((d) => isRecord(d) || d === null)) doc = doc[0];
+  const doc = parseYaml(content, what);
   if (!isRecord(doc)) throw new WorkflowError(`${what} must be a YAML mapping (with "on" and "jobs")`);
   return doc;
 }
 
-function stringList(v: unknown, field: string): string[] {
+/** `container[key]` as go-yaml decodes it into a Go string (a plain scalar as written). */
+function textAt(container: object, key: string | number, field: string): string {
+  const v = (container as Record<string, unknown>)[String(key)];
+  if (v !== null && typeof v === "object") {
+    throw new WorkflowError(`"${field}" must be a single value, found ${Array.isArray(v) ? "a list" : "a mapping"}`);
+  }
+  return stringAt(container, key) ?? "";
+}
+
+function stringList(container: object, key: string, field: string): string[] {
+  const v = (container as Record<string, unknown>)[key];
   if (v === null || v === undefined) return [];
+  const refuse = () => new WorkflowError(`"${field}" must be a string or a list of strings`);
   if (Array.isArray(v)) {
-    return v.map((item) => {
-      try {
-        return scalarText(item);
-      } catch {
-        throw new WorkflowError(`"${field}" must be a string or a list of strings`);
-      }
+    return v.map((item, i) => {
+      if (item !== null && typeof item === "object") throw refuse();
+      return stringAt(v, i) ?? "";
     });
   }
-  try {
-    return [scalarText(v)];
-  } catch {
-    throw new WorkflowError(`"${field}" must be a string or a list of strings`);
-  }
+  if (typeof v === "object") throw refuse();
+  return [stringAt(container, key) ?? ""];
 }
 
 /** act's RunsOn: a string, a list, or `{group, labels}` (the group appended after the labels). */
-export function parseRunsOn(v: unknown, where: string): string[] {
+export function parseRunsOn(job: Record<string, unknown>, where: string): string[] {
+  const v = job["runs-on"];
   if (isRecord(v)) {
-    const labels = stringList(v["labels"], `${where}.runs-on.labels`);
-    const group = v["group"] === undefined ? "" : scalarText(v["group"]);
+    const labels = stringList(v, "labels", `${where}.runs-on.labels`);
+    const group = v["group"] === undefined ? "" : textAt(v, "group", `${where}.runs-on.group`);
     return group ? [...labels, group] : labels;
   }
-  return stringList(v, `${where}.runs-on`);
+  return stringList(job, "runs-on", `${where}.runs-on`);
 }
 
-export function parseConcurrency(v: unknown, where: string): Concurrency | undefined {
+export function parseConcurrency(container: Record<string, unknown>, where: string): Concurrency | undefined {
+  const v = container["concurrency"];
   if (v === undefined || v === null) return undefined;
   if (isRecord(v)) {
-    const group = v["group"] === undefined ? "" : scalarText(v["group"]);
+    const group = v["group"] === undefined ? "" : textAt(v, "group", `${where}concurrency.group`);
     const cancel = v["cancel-in-progress"];
-    return cancel === undefined || cancel === null ? { group } : { group, cancelInProgress: scalarText(cancel) };
+    return cancel === undefined || cancel === null
+      ? { group }
+      : { group, cancelInProgress: textAt(v, "cancel-in-progress", `${where}concurrency.cancel-in-progress`) };
   }
   if (Array.isArray(v)) throw new WorkflowError(`"${where}concurrency" must be a group name or a mapping with "group"`);
-  return { group: scalarText(v) };
+  return { group: textAt(container, "concurrency", `${where}concurrency`) };
 }
 
 function parseStrategy(v: unknown, id: string): Strategy | undefined {
@@ -147,9 +142,9 @@ function parseStrategy(v: unknown, id: string): Strategy | undefined {
     strategy.matrix = m;
   }
   const ff = v["fail-fast"];
-  if (ff !== undefined && ff !== null) strategy.failFast = typeof ff === "boolean" ? ff : scalarText(ff);
+  if (ff !== undefined && ff !== null) strategy.failFast = typeof ff === "boolean" ? ff : textAt(v, "fail-fast", `jobs.${id}.strategy.fail-fast`);
   const mp = v["max-parallel"];
-  if (mp !== undefined && mp !== null) strategy.maxParallel = typeof mp === "number" ? mp : scalarText(mp);
+  if (mp !== undefined && mp !== null) strategy.maxParallel = typeof mp === "number" ? mp : textAt(v, "max-parallel", `jobs.${id}.strategy.max-parallel`);
   return strategy;
 }
 
@@ -157,15 +152,15 @@ function parseJob(id: string, v: unknown): WorkflowJob {
   if (!isRecord(v)) throw new WorkflowError(`job "${id}" must be a mapping (with "runs-on" and "steps")`);
   const job: WorkflowJob = {
     id,
-    needs: stringList(v["needs"], `jobs.${id}.needs`),
-    runsOn: parseRunsOn(v["runs-on"], `jobs.${id}`),
+    needs: stringList(v, "needs", `jobs.${id}.needs`),
+    runsOn: parseRunsOn(v, `jobs.${id}`),
     raw: v,
   };
-  if (v["name"] !== undefined && v["name"] !== null) job.name = scalarText(v["name"]);
-  if (v["if"] !== undefined && v["if"] !== null) job.if = scalarText(v["if"]);
+  if (v["name"] !== undefined && v["name"] !== null) job.name = textAt(v, "name", `jobs.${id}.name`);
+  if (v["if"] !== undefined && v["if"] !== null) job.if = textAt(v, "if", `jobs.${id}.if`);
   const strategy = parseStrategy(v["strategy"], id);
   if (strategy) job.strategy = strategy;
-  const concurrency = parseConcurrency(v["concurrency"], `jobs.${id}.`);
+  const concurrency = parseConcurrency(v, `jobs.${id}.`);
   if (concurrency) job.concurrency = concurrency;
   if (typeof v["uses"] === "string") job.uses = v["uses"];
   return job;
@@ -192,13 +187,7 @@ function parseEnv(v: unknown): Record<string, string> {
   // An expression (`env: ${{ fromJSON(...) }}`) cannot be a mapping of strings; go-yaml refuses it as well.
   if (!isRecord(v)) throw new WorkflowError(`"env" must be a mapping of names to values`);
   const env: Record<string, string> = {};
-  for (const [k, val] of Object.entries(v)) {
-    try {
-      env[k] = scalarText(val);
-    } catch {
-      throw new WorkflowError(`"env.${k}" must be a single value`);
-    }
-  }
+  for (const k of Object.keys(v)) env[k] = textAt(v, k, `env.${k}`);
   return env;
 }
 
@@ -212,9 +201,9 @@ export function parseWorkflow(content: string): Workflow {
     jobs: parseJobs(raw),
     raw,
   };
-  if (raw["name"] !== undefined && raw["name"] !== null) workflow.name = scalarText(raw["name"]);
-  if (raw["run-name"] !== undefined && raw["run-name"] !== null) workflow.runName = scalarText(raw["run-name"]);
-  const concurrency = parseConcurrency(raw["concurrency"], "");
+  if (raw["name"] !== undefined && raw["name"] !== null) workflow.name = textAt(raw, "name", "name");
+  if (raw["run-name"] !== undefined && raw["run-name"] !== null) workflow.runName = textAt(raw, "run-name", "run-name");
+  const concurrency = parseConcurrency(raw, "");
   if (concurrency) workflow.concurrency = concurrency;
   if (raw["permissions"] !== undefined) workflow.permissions = raw["permissions"];
   return workflow;
