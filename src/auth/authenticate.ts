@@ -8,6 +8,7 @@ import { ScopeSet } from "../services/access/scopes.ts";
 import type { Principal } from "./principal.ts";
 import { doerFor } from "../services/access/permission.ts";
 import type { FailureLimiter } from "./ratelimit.ts";
+import { botForTask, taskOfToken } from "../services/actions/bot.ts";
 
 export const QUERY_TOKEN_WARNING =
   "token and access_token API authentication is deprecated and will be removed in gitea 1.23. Please use AuthorizationHeaderToken instead. Existing queries will continue to work but without authorization.";
@@ -60,6 +61,8 @@ export async function authenticate(env: Env, req: AuthRequest, limiter: FailureL
   if (tokenCandidate !== undefined) {
     const found = findToken(env, tokenCandidate);
     if (found) return { principal: tokenPrincipal(env, found, "token"), usedQueryToken };
+    const task = taskPrincipal(env, tokenCandidate, "token");
+    if (task) return { principal: task, usedQueryToken };
     failed = true;
   }
 
@@ -94,6 +97,16 @@ function tokenPrincipal(
   return { user: doerFor(found.user, scope), method, scope, rawScope, tokenId: found.token.id };
 }
 
+/**
+ * A running task's token (its job's GITEA_TOKEN): the Actions bot, acting for that task alone
+ * (services/access/permission.ts ActionsTaskGrant), with every scope, as Gitea's task tokens.
+ */
+function taskPrincipal(env: Env, token: string, method: Principal["method"]): Principal | undefined {
+  const task = taskOfToken(env, token);
+  if (!task) return undefined;
+  return { user: botForTask(task), method, scope: undefined, rawScope: "all" };
+}
+
 function parseBasic(header: string | null): { user: string; password: string } | undefined {
   if (!header) return undefined;
   const m = /^basic\s+(\S+)\s*$/i.exec(header.trim());
@@ -121,6 +134,8 @@ async function basicAuth(
   const asToken = creds.password === "" || creds.password === "x-oauth-basic" ? creds.user : creds.password;
   const found = findToken(env, asToken);
   if (found) return tokenPrincipal(env, found, "basic");
+  const task = taskPrincipal(env, asToken, "basic");
+  if (task) return task;
 
   const wait = limiter.retryAfter(ip);
   if (wait > 0) throw new TooManyRequests(wait, "too many failed sign-in attempts, try again later");
@@ -147,6 +162,8 @@ export function checkAccountState(env: Env, principal: Principal | undefined): v
     return;
   }
   const u = principal.user;
+  // The Actions bot cannot sign in, but a running task's token speaks for it.
+  if (u.actionsTask) return;
   if (!u.isActive || u.prohibitLogin) {
     throw new Forbidden("This account is prohibited from signing in, please contact your site administrator.");
   }

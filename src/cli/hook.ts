@@ -44,6 +44,7 @@ export async function runHook(name: HookName): Promise<number> {
   const repoId = Number(process.env.HEARTH_REPO_ID);
   const pusherId = Number(process.env.HEARTH_PUSHER_ID);
   const pullRequestId = Number(process.env.HEARTH_PULL_REQUEST_ID ?? 0) || 0;
+  const actionsTaskId = Number(process.env.HEARTH_ACTIONS_TASK_ID ?? 0) || 0;
   if (!url || !token || !repoId || !pusherId) {
     // A push straight into the directory (an administrator on the machine): nothing to report to.
     process.stderr.write(`hearth: ${name}: not a push through hearth; no checks run\n`);
@@ -72,6 +73,7 @@ export async function runHook(name: HookName): Promise<number> {
         // server's checks (ancestry, changed files) must look there.
         ...quarantineOf(process.env),
         ...(pullRequestId > 0 ? { pull_request_id: pullRequestId } : {}),
+        ...(actionsTaskId > 0 ? { actions_task_id: actionsTaskId } : {}),
         // Only post-receive acts on them (Gitea's repo.private, repo.template).
         ...(name === "post-receive" ? { push_options: pushOptionsOf(process.env) } : {}),
       }),

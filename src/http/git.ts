@@ -57,7 +57,7 @@ export async function handleGit(
   const door = gitDoor({ env, limiter }, { ...target, write });
   const decode = () => ({ params: { owner: target.owner, repo: target.repo.replace(/\.git$/i, "") } });
 
-  const serve = async ({ repo, owner }: RepoContext, pusherId?: number) => {
+  const serve = async ({ repo, owner }: RepoContext, pusherId?: number, actionsTaskId?: number) => {
     // The hooks of a push must know who pushes: the declaration guarantees a doer for it.
     const hookEnv =
       pusherId === undefined
@@ -65,6 +65,8 @@ export async function handleGit(
         : {
             HEARTH_REPO_ID: String(repo.id),
             HEARTH_PUSHER_ID: String(pusherId),
+            // A push with a task's token is the Actions bot's, for that task (Gitea's GITEA_ACTIONS_TASK_ID).
+            ...(actionsTaskId ? { HEARTH_ACTIONS_TASK_ID: String(actionsTaskId) } : {}),
             HEARTH_INTERNAL_URL: env.settings.server.localRootUrl,
             HEARTH_INTERNAL_TOKEN: env.settings.security.internalToken,
             ...(env.settings.server.protocol === "http+unix" ? { HEARTH_INTERNAL_SOCKET: env.settings.server.httpAddr } : {}),
@@ -85,7 +87,7 @@ export async function handleGit(
 
   if (write) {
     return runDeclared(door, newCall(request, ip, push), { access: push, level: "write", decode }, async (granted) =>
-      serve(granted.repo, granted.doer.id),
+      serve(granted.repo, granted.doer.id, granted.doer.actionsTask?.taskId),
     );
   }
   return runDeclared(door, newCall(request, ip, pull), { access: pull, level: "read", decode }, async (granted) => serve(granted.repo));

@@ -41,7 +41,10 @@ export class ActionLogStore {
   /** Seals a finished log: compressed next to it, then the plain file goes. */
   async seal(name: string): Promise<void> {
     const path = this.abs(name);
-    if (!existsSync(path)) await writeFile(path, "");
+    if (!existsSync(path)) {
+      mkdirSync(dirname(path), { recursive: true });
+      await writeFile(path, "");
+    }
     const tmp = `${path}.zst.tmp`;
     await writeFile(tmp, Bun.zstdCompressSync(await readFile(path)));
     await rename(tmp, `${path}.zst`);

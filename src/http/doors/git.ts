@@ -51,7 +51,8 @@ export function gitDoor(deps: { env: Env; limiter: FailureLimiter }, target: Git
         throw err;
       }
       if (!principal && env.settings.service.requireSigninView) throw new Unauthorized();
-      if (principal && (!principal.user.isActive || principal.user.prohibitLogin)) {
+      // The Actions bot cannot sign in, but a running task's token pushes as it.
+      if (principal && !principal.user.actionsTask && (!principal.user.isActive || principal.user.prohibitLogin)) {
         call.principal = principal;
         throw new Forbidden("Your account is disabled.");
       }

@@ -16,6 +16,8 @@ const HookBody = v.object({
   pusher_id: v.pipe(v.number(), v.integer()),
   /** Set by hearth's own merge pushes (Gitea's HookOptions.PullRequestID). */
   pull_request_id: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  /** Set when the Actions bot pushes with a task's token: the task it pushes for. */
+  actions_task_id: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
   git_object_directory: GitPath,
   git_alternate_object_directories: GitPath,
   git_quarantine_path: GitPath,
@@ -52,12 +54,12 @@ export async function handleHook(env: Env, request: Request, name: "pre-receive"
         GIT_ALTERNATE_OBJECT_DIRECTORIES: body.git_alternate_object_directories,
         GIT_QUARANTINE_PATH: body.git_quarantine_path,
       };
-      const refusal = await checkPush(env, body.repo_id, body.pusher_id, body.updates, quarantine, body.pull_request_id || undefined);
+      const refusal = await checkPush(env, body.repo_id, body.pusher_id, body.updates, quarantine, body.pull_request_id || undefined, body.actions_task_id);
       return refusal ? jsonResponse(403, { err: refusal }) : jsonResponse(200, { ok: true });
     }
-    const messages = await processPush(env, body.repo_id, body.pusher_id, body.updates);
+    const messages = await processPush(env, body.repo_id, body.pusher_id, body.updates, body.actions_task_id);
     // After the refs are recorded, as Gitea orders it: a refused option leaves the push in place.
-    await applyPushOptions(env, body.repo_id, body.pusher_id, body.push_options ?? []);
+    await applyPushOptions(env, body.repo_id, body.pusher_id, body.push_options ?? [], body.actions_task_id);
     return jsonResponse(200, { ok: true, messages });
   } catch (err) {
     if (err instanceof HearthError) return jsonResponse(err.status, { err: err.message });

@@ -34,7 +34,18 @@ import { ReadRefused } from "./refusals.ts";
  * (this module) and the list filters built from the doer treat everything else as out of
  * reach, whichever route, list, transport or download asks: no handler has to remember it.
  */
-export type Doer = UserRow & { readonly publicOnly?: true };
+export type Doer = UserRow & { readonly publicOnly?: true; readonly actionsTask?: ActionsTaskGrant };
+
+/**
+ * What the Actions bot may do while it acts for one running task (its token is the job's
+ * GITEA_TOKEN): write every unit of the task's repository (read only, for a pull request from a
+ * fork), read public repositories, nothing else (Gitea 1.25's GetActionsUserRepoPermission).
+ */
+export interface ActionsTaskGrant {
+  taskId: number;
+  repoId: number;
+  readOnly: boolean;
+}
 
 /** The doer as a token with these scopes may act: flagged when the token is public-only. */
 export function doerFor(user: UserRow, scope: ScopeSet | undefined): Doer {
@@ -260,6 +271,10 @@ function accountSeesOwner(src: PermissionSource, owner: UserRow, viewer: UserRow
  * account.
  */
 export function repoPermission(src: PermissionSource, doer: Doer | undefined, repo: RepoAccessRow, owner: UserRow): RepoPermission {
+  if (doer?.actionsTask) {
+    if (doer.actionsTask.repoId === repo.id) return new RepoPermission(doer.actionsTask.readOnly ? AccessMode.Read : AccessMode.Write, repo);
+    return accountPermission(src, undefined, repo, owner);
+  }
   const perm = accountPermission(src, doer, repo, owner);
   if (repoInReach(doer, repo, owner)) return perm;
   return new RepoPermission(AccessMode.None, repo, undefined, perm.hasAccess());

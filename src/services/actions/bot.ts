@@ -1,9 +1,10 @@
 import type { Env } from "../env.ts";
 import type { ActionTaskRow, UserRow } from "../../db/schema/index.ts";
 import { ActionStatus } from "../../db/schema/index.ts";
-import { taskByTokenHash } from "../../models/actions-task.ts";
+import { taskById, taskByTokenHash } from "../../models/actions-task.ts";
 import { hashToken } from "../../crypto/token.ts";
 import { systemUser } from "../user/profile.ts";
+import type { Doer } from "../access/permission.ts";
 
 /** Gitea's ActionsUserID: the reserved account workflows act as. */
 export const ACTIONS_BOT_ID = -2;
@@ -15,6 +16,22 @@ export function actionsBot(): UserRow {
 }
 
 export const isActionsBot = (user: Pick<UserRow, "id"> | undefined): boolean => user?.id === ACTIONS_BOT_ID;
+
+/** The Actions bot acting for one task: what its token, and the pushes it makes, may do. */
+export function botForTask(task: Pick<ActionTaskRow, "id" | "repoId" | "isForkPullRequest">): Doer {
+  return { ...actionsBot(), actionsTask: { taskId: task.id, repoId: task.repoId, readOnly: task.isForkPullRequest } };
+}
+
+/**
+ * Who pushed, by the id the push's hooks carry: an account, or the Actions bot with the task it
+ * pushed for (only while that task runs), or nobody.
+ */
+export function pusherOf(env: Env, pusherId: number, taskId: number | undefined, account: (id: number) => UserRow | undefined): Doer | undefined {
+  if (pusherId !== ACTIONS_BOT_ID) return account(pusherId);
+  if (!taskId) return undefined;
+  const task = taskById(env.db, taskId);
+  return task && task.status === ActionStatus.Running ? botForTask(task) : undefined;
+}
 
 /**
  * The running task a token belongs to: a task's token (GITEA_TOKEN in its job) speaks for the

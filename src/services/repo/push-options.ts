@@ -4,6 +4,7 @@ import * as users from "../../models/user.ts";
 import { NotFound } from "../../lib/errors.ts";
 import { repoPermission } from "../access/permission.ts";
 import { permitsRepoAccess } from "../access/repo-access.ts";
+import { pusherOf } from "../actions/bot.ts";
 import { editRepo } from "./edit.ts";
 
 /**
@@ -39,7 +40,7 @@ export function boolOption(options: Map<string, string>, key: string): boolean |
  * change goes through the repository edit, so it keeps the rules the API's edit keeps: a fork
  * keeps its base repository's visibility, and a repository turned private loses its stars.
  */
-export async function applyPushOptions(env: Env, repoId: number, pusherId: number, options: readonly string[]): Promise<void> {
+export async function applyPushOptions(env: Env, repoId: number, pusherId: number, options: readonly string[], actionsTaskId?: number): Promise<void> {
   const parsed = parsePushOptions(options);
   const isPrivate = boolOption(parsed, "repo.private");
   const isTemplate = boolOption(parsed, "repo.template");
@@ -47,7 +48,7 @@ export async function applyPushOptions(env: Env, repoId: number, pusherId: numbe
 
   const repo = repos.getRepoById(env.db, repoId);
   const owner = repo && users.getUserById(env.db, repo.ownerId);
-  const pusher = users.getUserById(env.db, pusherId);
+  const pusher = pusherOf(env, pusherId, actionsTaskId, (id) => users.getUserById(env.db, id));
   if (!repo || !owner || !pusher) throw new NotFound("repository or pusher does not exist");
   const rc = { repo, owner, perm: repoPermission(env, pusher, repo, owner) };
   if (!permitsRepoAccess(rc, pusher, { admin: true })) throw new NotFound("Permissions denied");

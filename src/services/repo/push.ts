@@ -17,6 +17,7 @@ import { releasesAfterPush } from "../release/tag-sync.ts";
 import { announceRefChanges } from "./push-events.ts";
 import { syncPushMirrorsOnCommit } from "../mirror/sync.ts";
 import { ARCHIVED_PUSH } from "../access/git-rules.ts";
+import { ACTIONS_BOT_ID, actionsBot, pusherOf } from "../actions/bot.ts";
 
 export interface RefUpdate {
   old: string;
@@ -38,10 +39,11 @@ export async function checkPush(
   updates: RefUpdate[],
   quarantine: QuarantineEnv = {},
   pullRequestId?: number,
+  actionsTaskId?: number,
 ): Promise<string | undefined> {
   const repo = repos.getRepoById(env.db, repoId);
   const owner = repo && users.getUserById(env.db, repo.ownerId);
-  const pusher = users.getUserById(env.db, pusherId);
+  const pusher = pusherOf(env, pusherId, actionsTaskId, (id) => users.getUserById(env.db, id));
   if (!repo || !owner || !pusher) return "repository or pusher does not exist";
   if (repo.isArchived) return ARCHIVED_PUSH;
   if (!repoPermission(env, pusher, repo, owner).canWrite("code")) return "User permission denied for writing.";
@@ -58,7 +60,7 @@ export async function checkPush(
  * repository makes it non-empty and, when the default branch was not pushed, makes the pushed
  * branch the default.
  */
-export async function processPush(env: Env, repoId: number, pusherId: number, updates: RefUpdate[]): Promise<string[]> {
+export async function processPush(env: Env, repoId: number, pusherId: number, updates: RefUpdate[], actionsTaskId?: number): Promise<string[]> {
   const repo = repos.getRepoById(env.db, repoId);
   const owner = repo && users.getUserById(env.db, repo.ownerId);
   if (!repo || !owner) throw new NotFound("repository does not exist");
@@ -82,7 +84,8 @@ export async function processPush(env: Env, repoId: number, pusherId: number, up
   }
 
   let newDefault: string | undefined;
-  const pusher = users.getUserById(env.db, pusherId);
+  // The Actions bot is announced as the pusher even once its task is over (its events start no run).
+  const pusher = pusherId === ACTIONS_BOT_ID ? actionsBot() : pusherOf(env, pusherId, actionsTaskId, (id) => users.getUserById(env.db, id));
   writeTx(env.db, (tx) => {
     const record = (h: BranchHead) => ({
       name: h.name,
