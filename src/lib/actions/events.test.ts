@@ -104,7 +104,7 @@ describe("push filters", () => {
     ["on:\n  push:\n    paths: ['src/**']", push("refs/heads/main", ["src/a.ts", "README.md"]), true],
     ["on:\n  push:\n    paths: ['src/**']", push("refs/heads/main", ["README.md"]), false],
     ["on:\n  push:\n    paths: ['src/**']", push("refs/heads/main", []), false],
-    // files Gitea cannot list (a new branch): a paths filter fails
+    // files git could not list: a paths filter fails
     ["on:\n  push:\n    paths: ['src/**']", push("refs/heads/main"), false],
     ["on:\n  push:\n    paths-ignore: ['docs/**']", push("refs/heads/main"), false],
     ["on:\n  push:\n    paths-ignore: ['docs/**']", push("refs/heads/main", ["docs/a.md"]), false],

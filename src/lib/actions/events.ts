@@ -132,10 +132,21 @@ export const isScheduleEvent = (event: WorkflowEvent): boolean => event.schedule
 
 // ---------------------------------------------------------------- triggers
 
-/** What happened, in GitHub's vocabulary. `changedFiles` undefined means Gitea could not tell (a new branch). */
+/**
+ * What happened, in GitHub's vocabulary (see `triggerFromHook` for Gitea's hook events and actions).
+ *
+ * `changedFiles` is what Gitea's GetFilesChangedBetween lists, `git diff-tree --name-only --root
+ * --no-commit-id -r -z <base> <head>`: for a push, base is the `before` commit (for a new branch, whose
+ * `before` is all zeros, only the head commit's own files: `diff-tree ... <head>`); for a pull request, base
+ * is the base branch and head the pull request's head commit (a two-tree diff, not from the merge base).
+ * Leave it undefined when git could not tell: a `paths`/`paths-ignore` filter then fails, as in Gitea.
+ */
 export type Trigger =
   | { event: "push"; ref: string; changedFiles?: readonly string[] }
-  /** Gitea's pull request hooks; a workflow on `pull_request` or `pull_request_target` can match. */
+  /**
+   * Gitea's pull request hooks; a workflow on `pull_request` or `pull_request_target` can match (Gitea
+   * looks for `pull_request_target` workflows in the base branch's commit, the others in the head's).
+   */
   | { event: "pull_request"; types: readonly string[]; baseRef: string; changedFiles?: readonly string[] }
   | { event: "issues"; types: readonly string[] }
   /** A comment on an issue, or on a pull request (`onPull`, which `pull_request_comment` workflows also take). */
