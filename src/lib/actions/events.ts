@@ -380,6 +380,8 @@ export type GiteaHookEvent =
 export interface HookTranslation {
   event: TriggerEvent;
   types: string[];
+  /** For `issue_comment`: the comment is on a pull request (Gitea's `pull_request_comment` hook). */
+  onPull?: boolean;
 }
 
 /**
@@ -406,8 +408,9 @@ export function triggerFromHook(hook: string, action = ""): HookTranslation | un
     case "issue_milestone":
       return { event: "issues", types: [issueLike(action)] };
     case "issue_comment":
-    case "pull_request_comment":
       return { event: "issue_comment", types: [action] };
+    case "pull_request_comment":
+      return { event: "issue_comment", types: [action], onPull: true };
     case "pull_request":
     case "pull_request_sync":
     case "pull_request_assign":
