@@ -308,6 +308,8 @@ jobs:
   a:
     runs-on: r
     timeout-minutes: 10
+    env:
+      J: 2.10
     outputs:
       o: 1.0
     services:
@@ -317,6 +319,8 @@ jobs:
           PORT: 5432.0
     steps:
       - uses: actions/setup-go@v5
+        env:
+          S: 3.10
         with:
           go-version: 1.20
           check-latest: true
@@ -327,5 +331,8 @@ jobs:
   expect(doc.jobs.a["timeout-minutes"]).toBe("10");
   expect(doc.jobs.a["outputs"]).toEqual({ o: "1.0" });
   expect(doc.jobs.a["services"]).toEqual({ db: { image: "postgres", env: { PORT: "5432.0" } } });
-  expect(doc.jobs.a["steps"]).toEqual([{ uses: "actions/setup-go@v5", with: { "check-latest": "true", "go-version": "1.20" } }]);
+  expect(doc.jobs.a["env"]).toEqual({ J: "2.10" });
+  expect(doc.jobs.a["steps"]).toEqual([
+    { uses: "actions/setup-go@v5", env: { S: "3.10" }, with: { "check-latest": "true", "go-version": "1.20" } },
+  ]);
 });

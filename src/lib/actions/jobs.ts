@@ -162,7 +162,8 @@ const CONTAINER_FIELDS = ["image", "env", "ports", "volumes", "options", "creden
 
 /** Fields decoded into Go strings or map[string]string keep their written text (`1.20` stays "1.20"). */
 const STRING_FIELDS = new Set(["id", "name", "uses", "run", "working-directory", "shell", "timeout-minutes", "image", "options"]);
-const STRING_MAP_FIELDS = new Set(["with", "credentials"]);
+// env is a yaml.Node in jobparser's structs, re-emitted with its scalars as written; the runner reads it as strings
+const STRING_MAP_FIELDS = new Set(["with", "env"]);
 
 function pick(src: Record<string, unknown>, fields: readonly string[], stringMaps = STRING_MAP_FIELDS): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -186,7 +187,7 @@ function singleJob(raw: Record<string, unknown>, name: string, runsOn: string[],
   const job: Record<string, unknown> = { name };
   // needs are erased: the stored payload holds one job, which cannot need another
   job["runs-on"] = runsOn.length === 1 ? runsOn[0] : runsOn;
-  if (present(raw["env"])) job["env"] = raw["env"];
+  if (present(raw["env"])) job["env"] = stringMap(raw["env"]) ?? raw["env"];
   if (present(raw["if"])) job["if"] = raw["if"];
   if (Array.isArray(raw["steps"])) {
     const steps = raw["steps"].filter(isRecord).map((s) => pick(s, STEP_FIELDS));
