@@ -19,6 +19,6 @@ const actionsSink: PayloadSink = {
  * composition root; the code that does the work is imported by its first event.
  */
 export function subscribeActions(env: Env): void {
-  subscribePayloads(env, actionsSink);
+  subscribePayloads(env.bus, actionsSink);
   env.bus.subscribe(actionsEvents, async (env, e) => (await import("./after-change.ts")).afterActionsChange(env, e));
 }

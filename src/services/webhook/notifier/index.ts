@@ -11,7 +11,7 @@ import { packageEvents } from "../../events/package-events.ts";
  * kind's payload builders are imported by its first event.
  */
 export function subscribeWebhookNotifier(env: Env): void {
-  subscribePayloads(env);
+  subscribePayloads(env.bus);
   env.bus.subscribe(commitStatusEvents, async (env, e) => (await import("./statuses.ts")).onCommitStatus(env, e));
   env.bus.subscribe(packageEvents, async (env, e) => (await import("./packages.ts")).onPackageEvent(env, e));
 }
