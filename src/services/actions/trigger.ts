@@ -9,7 +9,10 @@ import { resolveRevision } from "../../git/objects.ts";
 import { parseWorkflow, type Workflow } from "../../lib/actions/workflow.ts";
 import { matchingEvents, triggerFromHook, isDefaultBranchHook, type Trigger } from "../../lib/actions/events.ts";
 import { expandJobs } from "../../lib/actions/jobs.ts";
-import { interpolate, evaluateTemplate, isTruthy, type ExpressionContext } from "../../lib/actions/expression.ts";
+import type { ExpressionContext } from "../../lib/actions/expression.ts";
+import { runTitle } from "../../lib/actions/run-name.ts";
+import { shouldSkipRuns } from "../../lib/actions/skip-ci.ts";
+import { evaluateConcurrency } from "../../lib/actions/concurrency.ts";
 import { nowUnix } from "../../lib/time.ts";
 import { ACTIONS_BOT_ID } from "./bot.ts";
 import { giteaContext } from "./context.ts";
@@ -60,8 +63,8 @@ interface Source {
   /** For `pull_request_target` workflows: the base branch's commit and ref. */
   target?: { sha: string; ref: string };
   isForkPullRequest: boolean;
-  /** Text that may ask to skip CI (`[skip ci]`): a push's head commit message, a pull request's title. */
-  skipText?: string;
+  /** What may ask to skip CI (`[skip ci]`): a push's head commit message, a pull request's title. */
+  skip?: { commitMessage: string; pullRequestTitle?: string };
 }
 
 async function sourceOf(env: Env, input: TriggerInput, gitDir: string): Promise<Source | undefined> {
@@ -78,7 +81,7 @@ async function sourceOf(env: Env, input: TriggerInput, gitDir: string): Promise<
       if (!after || ZERO.test(after)) return undefined; // a deletion runs nothing
       const files = await changedPaths(gitDir, str(payload.before), after);
       const head = rec(payload.head_commit);
-      return { trigger: { event: "push", ref, ...(files ? { changedFiles: files } : {}) }, sha: after, ref, isForkPullRequest: false, skipText: str(head.message) };
+      return { trigger: { event: "push", ref, ...(files ? { changedFiles: files } : {}) }, sha: after, ref, isForkPullRequest: false, skip: { commitMessage: str(head.message) } };
     }
     case "pull_request": {
       const pr = rec(payload.pull_request);
@@ -96,7 +99,7 @@ async function sourceOf(env: Env, input: TriggerInput, gitDir: string): Promise<
         ref: `refs/pull/${str(pr.number) || str(payload.number)}/head`,
         target: { sha: baseSha, ref: `refs/heads/${baseRef}` },
         isForkPullRequest: rec(head.repo).id !== rec(base.repo).id,
-        skipText: str(pr.title),
+        skip: { commitMessage: "", pullRequestTitle: str(pr.title) },
       };
     }
     case "create": {
@@ -155,7 +158,7 @@ export async function startRunsFor(env: Env, input: TriggerInput): Promise<Actio
   const gitDir = gitDirOf(env, input.owner, input.repo);
   const source = await sourceOf(env, input, gitDir);
   if (!source || !source.sha) return [];
-  if (source.skipText !== undefined && env.settings.actions.skipWorkflowStrings.some((s) => source.skipText!.includes(s))) return [];
+  if (source.skip && shouldSkipRuns({ hookEvent: input.hookEvent, ...source.skip, skipStrings: env.settings.actions.skipWorkflowStrings })) return [];
 
   const disabled = runs.disabledWorkflows(env.db, input.repo.id);
   const planned: Planned[] = [];
@@ -276,14 +279,7 @@ async function createRun(env: Env, r: NewRun): Promise<ActionRunRow | undefined>
   });
   const inputs = r.inputs ?? rec(r.payload.inputs);
   const ctx = { github, inputs, vars } satisfies ExpressionContext;
-  let title = (commit?.message ?? "").split("\n")[0]!.trim();
-  if (r.workflow.runName) {
-    try {
-      title = interpolate(r.workflow.runName, ctx).trim() || title;
-    } catch (err) {
-      env.log.warn("run-name not evaluated", { repo: r.repo.id, file: r.file.name, error: (err as Error).message });
-    }
-  }
+  const title = runTitle({ runName: r.workflow.runName, commitMessage: commit?.message ?? "", github, vars, inputs });
   let jobs;
   try {
     jobs = expandJobs(r.workflow, r.file.content, ctx);
@@ -296,11 +292,10 @@ async function createRun(env: Env, r: NewRun): Promise<ActionRunRow | undefined>
   let cancelInProgress = false;
   if (r.workflow.concurrency) {
     try {
-      group = interpolate(r.workflow.concurrency.group, ctx).trim();
-      const c = r.workflow.concurrency.cancelInProgress;
-      cancelInProgress = c !== undefined && isTruthy(evaluateTemplate(c, ctx));
+      ({ group, cancelInProgress } = evaluateConcurrency(r.workflow.concurrency, ctx));
     } catch (err) {
       env.log.warn("concurrency not evaluated", { repo: r.repo.id, file: r.file.name, error: (err as Error).message });
+      return undefined;
     }
   }
   const now = nowUnix();
@@ -313,7 +308,7 @@ async function createRun(env: Env, r: NewRun): Promise<ActionRunRow | undefined>
       }
     }
     const run = runs.insertRun(tx, {
-      title: title.slice(0, 255),
+      title: title.length > 255 ? `${title.slice(0, 254)}…` : title,
       repoId: r.repo.id,
       ownerId: r.repo.ownerId,
       workflowId: r.file.name,
