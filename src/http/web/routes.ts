@@ -35,6 +35,8 @@ const milestonePages = () => import("./pages/repo/milestones.ts");
 const labelPage = () => import("./pages/repo/labels.ts");
 const codePages = () => import("./pages/repo/code.ts");
 const rawPages = () => import("./pages/repo/raw.ts");
+const actionsList = () => import("./pages/repo/actions.ts");
+const actionsRun = () => import("./pages/repo/actions-run.ts");
 
 export const webRoutes: readonly WebRoute[] = [
   { method: "GET", path: "/", load: home, name: "home" },
@@ -129,4 +131,13 @@ export const webRoutes: readonly WebRoute[] = [
   { method: "GET", path: "/:owner/:repo/milestones", load: milestonePages, name: "milestones" },
   { method: "GET", path: "/:owner/:repo/milestone/:id", load: milestonePages, name: "milestone" },
   { method: "GET", path: "/:owner/:repo/labels", load: labelPage, name: "labels" },
+
+  // ── repository: Actions (runs, jobs, logs; cancel and re-run) ──
+  { method: "GET", path: "/:owner/:repo/actions", load: actionsList, name: "list" },
+  { method: "GET", path: "/:owner/:repo/actions/runs/:run", load: actionsRun, name: "viewRun" },
+  { method: "POST", path: "/:owner/:repo/actions/runs/:run/cancel", load: actionsRun, name: "cancel" },
+  { method: "POST", path: "/:owner/:repo/actions/runs/:run/rerun", load: actionsRun, name: "rerunAll" },
+  { method: "GET", path: "/:owner/:repo/actions/runs/:run/jobs/:job", load: actionsRun, name: "viewJob" },
+  { method: "GET", path: "/:owner/:repo/actions/runs/:run/jobs/:job/logs", load: actionsRun, name: "jobLogs" },
+  { method: "POST", path: "/:owner/:repo/actions/runs/:run/jobs/:job/rerun", load: actionsRun, name: "rerunJob" },
 ];

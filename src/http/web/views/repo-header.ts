@@ -1,7 +1,7 @@
 import type { RepoContext } from "../../../services/repo/lookup.ts";
 import { html, type Html } from "../../../lib/html.ts";
 
-export type RepoTab = "code" | "issues" | "pulls" | "releases" | "commits" | "branches" | "tags" | "milestones" | "labels" | "none";
+export type RepoTab = "code" | "issues" | "pulls" | "releases" | "commits" | "branches" | "tags" | "milestones" | "labels" | "actions" | "none";
 
 /** `/{owner}/{repo}` of this site, escaped, below `base`. */
 export function repoPath(base: string, rc: Pick<RepoContext, "owner" | "repo">): string {
@@ -35,5 +35,6 @@ ${perm.canRead("code") ? tab("code", at, "Code") : ""}
 ${perm.canRead("issues") ? tab("issues", `${at}/issues`, "Issues", openIssues) : ""}
 ${perm.canRead("pulls") ? tab("pulls", `${at}/pulls`, "Pull requests", openPulls) : ""}
 ${perm.canRead("releases") ? tab("releases", `${at}/releases`, "Releases", repo.numReleases) : ""}
+${perm.canRead("actions") && !repo.isEmpty ? tab("actions", `${at}/actions`, "Actions") : ""}
 </nav>`;
 }
