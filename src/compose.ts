@@ -26,6 +26,7 @@ import { registerPushAnnouncements } from "./services/repo/push-announce-queue.t
 import { registerWebhookDelivery } from "./services/webhook/delivery-queue.ts";
 import { registerMailDelivery } from "./services/mail/deliver.ts";
 import { registerPushMirrorSync } from "./services/mirror/sync-queue.ts";
+import { registerActionsPeriodic } from "./services/actions/periodic.ts";
 import { subscribeNotifications } from "./services/notification/subscriber.ts";
 import { subscribeWebhookNotifier } from "./services/webhook/notifier/index.ts";
 import { subscribeAutoMerge } from "./services/pull/automerge-subscriber.ts";
@@ -47,6 +48,7 @@ export function wireEnv(env: Env): Env {
   registerWebhookDelivery(env);
   registerMailDelivery(env);
   registerPushMirrorSync(env);
+  registerActionsPeriodic(env);
 
   subscribeNotifications(env);
   subscribeWebhookNotifier(env);

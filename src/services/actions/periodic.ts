@@ -1,0 +1,47 @@
+import type { Env } from "../env.ts";
+import { writeTx } from "../../db/client.ts";
+import { countQueueItems } from "../../models/queue.ts";
+import { nowUnix } from "../../lib/time.ts";
+import { subscribePayloads, type PayloadSink } from "../webhook/payload-subscription.ts";
+
+/**
+ * Actions' background work, registered by the composition root: the cron tick (Gitea's
+ * StartScheduleTasks, StopZombieTasks, StopEndlessTasks and CancelAbandonedJobs) and the refresh
+ * of scheduled workflows after a push to the default branch. The code doing either is imported
+ * by its first tick or push, so a server without Actions never loads it.
+ */
+export const ACTIONS_CRON_QUEUE = "actions_cron";
+
+/** The tick runs a second into each minute, after the minute's specs came due. */
+const untilNextMinute = (nowMs: number) => 60_000 - (nowMs % 60_000) + 1_000;
+
+/** Only pushes to the default branch and repository creation or deletion matter to schedules. */
+const scheduleSink: PayloadSink = {
+  mayWant: (env) => env.settings.actions.enabled,
+  wants: (env, repo, event, branch) => env.settings.actions.enabled && (event === "repository" || (event === "push" && branch === repo.defaultBranch)),
+  deliver: async (env, d) => (await import("./schedules.ts")).schedulesAfter(env, d),
+};
+
+/** Called once per Env; nothing is registered while `[actions] ENABLED` is off. */
+export function registerActionsPeriodic(env: Env): void {
+  if (!env.settings.actions.enabled) return;
+  env.queue.register<Record<string, never>>(
+    ACTIONS_CRON_QUEUE,
+    async () => {
+      await (await import("./tick.ts")).actionsTick(env, nowUnix());
+      // One item lives for ever: it comes back for the next minute, whatever this pass did.
+      return { retryInMs: untilNextMinute(Date.now()) };
+    },
+    {
+      concurrency: 1,
+      leaseMs: 30 * 60_000,
+      maxAttempts: 1_000_000,
+      backoffMs: () => 60_000,
+      // The item is put once, by the first server to start (it survives restarts in the queue table).
+      onStart: () => {
+        if (countQueueItems(env.db, ACTIONS_CRON_QUEUE) === 0) writeTx(env.db, (tx) => void env.queue.put(tx, ACTIONS_CRON_QUEUE, {}));
+      },
+    },
+  );
+  subscribePayloads(env.bus, scheduleSink);
+}
