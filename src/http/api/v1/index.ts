@@ -69,6 +69,12 @@ import { userSecretOperations } from "./user/secrets.ts";
 import { orgVariableOperations } from "./orgs/variables.ts";
 import { repoVariableOperations } from "./repos/variables.ts";
 import { userVariableOperations } from "./user/variables.ts";
+import { repoActionsRunnerOperations } from "./repos/actions-runners.ts";
+import { orgActionsRunnerOperations } from "./orgs/actions-runners.ts";
+import { userActionsRunnerOperations } from "./user/actions-runners.ts";
+import { adminActionsRunnerOperations } from "./admin/actions-runners.ts";
+import { repoActionsRunOperations } from "./repos/actions-runs.ts";
+import { repoActionsWorkflowOperations } from "./repos/actions-workflows.ts";
 import { repoAvatarOperations } from "./repos/avatar.ts";
 import { markupOperations } from "./misc/markup.ts";
 import { packageOperations } from "./packages/packages.ts";
@@ -145,6 +151,12 @@ export const apiOperations: readonly AnyOperation[] = [
   ...orgVariableOperations,
   ...repoVariableOperations,
   ...userVariableOperations,
+  ...repoActionsRunnerOperations,
+  ...orgActionsRunnerOperations,
+  ...userActionsRunnerOperations,
+  ...adminActionsRunnerOperations,
+  ...repoActionsRunOperations,
+  ...repoActionsWorkflowOperations,
   ...repoAvatarOperations,
   ...markupOperations,
   ...packageOperations,
