@@ -1,17 +1,10 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { makeTestApp } from "../support/app.ts";
-import { authUrl, gitOk } from "../support/git.ts";
-import { MockRunner } from "../support/mock-runner.ts";
+import { CI_WORKFLOW, ownerRunner, pushFiles, runNextTask, waitForRuns } from "../support/actions-pages.ts";
+import type { MockRunner } from "../support/mock-runner.ts";
 import { WebClient, signedIn, visibleText } from "../support/web.ts";
 import { ActionStatus } from "../../src/db/schema/index.ts";
-import { listRuns, jobsOfRun, runByIndex } from "../../src/models/actions-run.ts";
-import { registrationToken } from "../../src/services/actions/runners.ts";
-import { eventsIdle } from "../../src/services/events/bus.ts";
-import { refAnnouncementsIdle } from "../../src/services/repo/push-events.ts";
+import { jobsOfRun, runByIndex } from "../../src/models/actions-run.ts";
 
 /**
  * The Actions pages, black box: workflows pushed with git start runs, a runner speaking
@@ -27,55 +20,7 @@ let privateRepoId: number;
 let runner: MockRunner;
 let aliceToken: string;
 
-const WORKFLOW = `name: CI
-on: [push]
-jobs:
-  build:
-    runs-on: ubuntu-latest
-    steps:
-      - run: echo build
-      - run: echo check
-  test:
-    needs: build
-    runs-on: ubuntu-latest
-    steps:
-      - run: echo test
-`;
-
 const hrefs = (page: string) => [...page.matchAll(/href="([^"]+)"/g)].map((m) => m[1]!.replaceAll("&amp;", "&"));
-
-async function pushWorkflow(repo: string, files: Record<string, string>, message: string): Promise<void> {
-  const dir = join(mkdtempSync(join(tmpdir(), "hearth-actions-")), "w");
-  await gitOk(["clone", "-q", authUrl(t.baseUrl, `/alice/${repo}.git`, "alice", "password123"), dir]);
-  for (const [name, content] of Object.entries(files)) {
-    await mkdir(join(dir, name, ".."), { recursive: true });
-    await Bun.write(join(dir, name), content);
-    await gitOk(["add", name], { cwd: dir });
-  }
-  await gitOk(["commit", "-q", "-m", message], { cwd: dir });
-  await gitOk(["push", "-q", "origin", "main"], { cwd: dir });
-}
-
-/** Waits until the repository has `n` runs (pushes start them in the background). */
-async function runsOf(id: number, n: number) {
-  for (let i = 0; i < 200; i++) {
-    await refAnnouncementsIdle(t.env);
-    await eventsIdle(t.env);
-    const { rows } = listRuns(t.env.db, { repoId: id }, { offset: 0, limit: 50 });
-    if (rows.length >= n) return rows;
-    await Bun.sleep(20);
-  }
-  throw new Error(`repository ${id} never had ${n} runs`);
-}
-
-/** Takes the next task and plays `script` back as act_runner would. */
-async function runNext(script: Parameters<MockRunner["runTask"]>[1]) {
-  const res = await runner.fetchTask();
-  if (!res.task) throw new Error("no task for the runner");
-  const report = await runner.runTask(res.task, script);
-  await eventsIdle(t.env);
-  return report;
-}
 
 beforeAll(async () => {
   const alice = await t.user("alice");
@@ -91,17 +36,16 @@ beforeAll(async () => {
   owner = await signedIn(t, "alice");
   reader = await signedIn(t, "bob");
 
-  runner = await MockRunner.register(t.baseUrl, { token: registrationToken(t.env, { ownerId: alice.id }), name: "mock", labels: ["ubuntu-latest"] });
-  await runner.declare(["ubuntu-latest"]);
+  runner = await ownerRunner(t, alice.id);
 
-  await pushWorkflow("tools", { ".gitea/workflows/ci.yml": WORKFLOW, ".gitea/workflows/broken.yml": "jobs: [\n" }, "Add CI <b>now</b>");
-  await runsOf(repoId, 1);
-  await runNext({
+  await pushFiles(t, "alice", "tools", { ".gitea/workflows/ci.yml": CI_WORKFLOW, ".gitea/workflows/broken.yml": "jobs: [\n" }, "Add CI <b>now</b>");
+  await waitForRuns(t, repoId, 1);
+  await runNextTask(t, runner, {
     setupLines: ["act_runner version v0.2.13", "\x1b[1;32mContainer ready\x1b[0m"],
     steps: [{ lines: ["building <script>alert(1)</script>", "\x1b[31mred warning\x1b[0m"] }, { lines: ["::group::Details", "inside the group", "::endgroup::"] }],
     teardownLines: ["Cleaning up"],
   });
-  await runNext({ steps: [{ lines: ["1 test failed"], result: "failure" }] });
+  await runNextTask(t, runner, { steps: [{ lines: ["1 test failed"], result: "failure" }] });
 });
 
 describe("the runs list", () => {
@@ -110,7 +54,7 @@ describe("the runs list", () => {
     const text = visibleText(page);
     expect(text).toContain("Add CI <b>now</b>");
     expect(page).not.toContain("<b>now</b>");
-    expect(text).toMatch(/ci\.yml #1: Commit [0-9a-f]{10} pushed by alice push/);
+    expect(text).toMatch(/ci\.yml #1: Commit [0-9a-f]{10} pushed by alice event push/);
     expect(text).toContain("Failure");
     expect(hrefs(page)).toContain("/alice/tools/actions/runs/1");
     expect(hrefs(page)).toContain("/alice/tools/src/branch/main");
@@ -212,8 +156,8 @@ describe("a job", () => {
 
 describe("access", () => {
   test("a private repository's runs are hidden from those who cannot read it", async () => {
-    await pushWorkflow("secret", { ".gitea/workflows/ci.yml": WORKFLOW }, "Secret work");
-    await runsOf(privateRepoId, 1);
+    await pushFiles(t, "alice", "secret", { ".gitea/workflows/ci.yml": CI_WORKFLOW }, "Secret work");
+    await waitForRuns(t, privateRepoId, 1);
     for (const path of ["/alice/secret/actions", "/alice/secret/actions/runs/1", "/alice/secret/actions/runs/1/jobs/0", "/alice/secret/actions/runs/1/jobs/0/logs"]) {
       const res = await anon.get(path);
       expect({ path, status: res.status }).toEqual({ path, status: 404 });
@@ -290,5 +234,32 @@ describe("access", () => {
     const res = await owner.post("/alice/tools/actions/runs/1/rerun", {}, { headers: { "Sec-Fetch-Site": "cross-site" } });
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(runByIndex(t.env.db, repoId, 1)!.status).toBe(ActionStatus.Cancelled);
+  });
+});
+
+// Last: the owner's junk posts may restart job 0 of the run.
+describe("malformed input on a repository with runs", () => {
+  const BAD = ["-1", "0", "1.5", "abc", "%00", "99999999999999999999", "x".repeat(2000), "..%2f..", "latest"];
+  test("run and job numbers, queries and forms never answer a 5xx or a server path", async () => {
+    const paths: string[] = [];
+    for (const v of BAD) {
+      paths.push(`/alice/tools/actions/runs/${v}`, `/alice/tools/actions/runs/${v}/jobs/0`, `/alice/tools/actions/runs/1/jobs/${v}`, `/alice/tools/actions/runs/1/jobs/${v}/logs`);
+      paths.push(`/alice/tools/actions?workflow=${v}&actor=${v}&status=${v}&page=${v}`);
+    }
+    const bad: string[] = [];
+    for (const client of [owner, anon]) {
+      for (const path of paths) {
+        const res = await client.get(path);
+        const body = await res.text();
+        if (res.status >= 500 || /\/tmp\/|hearth-test-/.test(body)) bad.push(`GET ${res.status} ${path.slice(0, 100)}`);
+      }
+      for (const v of BAD.slice(0, 6)) {
+        for (const path of [`/alice/tools/actions/runs/${v}/cancel`, `/alice/tools/actions/runs/${v}/rerun`, `/alice/tools/actions/runs/1/jobs/${v}/rerun`]) {
+          const res = await client.post(path, { junk: "%00", job: "-1" });
+          if (res.status >= 500) bad.push(`POST ${res.status} ${path.slice(0, 100)}`);
+        }
+      }
+    }
+    expect(bad).toEqual([]);
   });
 });

@@ -5,6 +5,9 @@
  */
 import type { Env } from "../env.ts";
 import type { ActionRunJobRow, ActionRunRow, ActionTaskRow, UserRow } from "../../db/schema/index.ts";
+
+/** Gitea's status numbers, for the pages' filters and words (the web door reaches the schema only through services). */
+export { ActionStatus } from "../../db/schema/index.ts";
 import * as runs from "../../models/actions-run.ts";
 import * as tasks from "../../models/actions-task.ts";
 import { latestRunIndex, runActorIds } from "../../models/actions-views.ts";

@@ -38,7 +38,7 @@ export function refLabel(at: string, ref: string, deleted = false): Html {
 /** Who started a run: a link to the account, or the name alone for the Actions bot and the ghost. */
 export function actorLink(env: Env, base: string, user: UserRow): Html {
   const face = avatarImg(env, user, 16);
-  return user.id > 0 ? html`<a class="actor" href="${base}/${encodeURIComponent(user.name)}">${face} ${user.name}</a>` : html`<span class="actor">${face} ${user.name}</span>`;
+  return user.id > 0 ? html`<a class="actor" href="${base}/${encodeURIComponent(user.name)}">${face}<span>${user.name}</span></a>` : html`<span class="actor">${face}<span>${user.name}</span></span>`;
 }
 
 /** Seconds a run took over all its attempts (Gitea's ActionRun.Duration). */

@@ -1,5 +1,5 @@
 import { html, trusted, type Html } from "../../../lib/html.ts";
-import { ActionStatus } from "../../../db/schema/index.ts";
+import { ActionStatus } from "../../../services/actions/web-views.ts";
 import { humanDuration, statusName } from "../../../services/actions/status.ts";
 
 const svg = (paths: string, extra = "") =>

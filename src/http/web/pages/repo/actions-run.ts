@@ -9,9 +9,9 @@ import { html, type Html } from "../../../../lib/html.ts";
 import { Invalid, NotFound } from "../../../../lib/errors.ts";
 import { contentDisposition } from "../../../../lib/content-disposition.ts";
 import { nowUnix } from "../../../../lib/time.ts";
-import { ActionStatus, type ActionRunJobRow } from "../../../../db/schema/index.ts";
+import type { ActionRunJobRow } from "../../../../db/schema/index.ts";
 import { duration, isDone } from "../../../../services/actions/status.ts";
-import { jobLogText, jobOfRun, jobStepsForWeb, requireActionsPages, runForWeb, type RunView, type StepLog } from "../../../../services/actions/web-views.ts";
+import { ActionStatus, jobLogText, jobOfRun, jobStepsForWeb, requireActionsPages, runForWeb, type RunView, type StepLog } from "../../../../services/actions/web-views.ts";
 import { cancelRunByIndex, rerunByIndex } from "../../../../services/actions/web-actions.ts";
 import type { RepoContext } from "../../../../services/repo/lookup.ts";
 import { page, type PageContext } from "../../page.ts";
@@ -91,9 +91,9 @@ function jobRow(ctx: PageContext & { repo: RepoContext }, view: RunView, job: Ac
     ctx.repo.perm.canWrite("actions") && isDone(job.status)
       ? postForm(ctx.state, `${href}/rerun`, html`<button type="submit" class="small-button">Re-run<span class="sr-only"> ${job.name}</span></button>`, html` class="inline"`)
       : "";
-  return html`<tr><td class="state">${actionStatusIcon(job.status)}</td><td class="name"><a href="${href}">${job.name}</a>${
+  return html`<tr><td class="job-state">${actionStatusIcon(job.status)}</td><td class="name"><a href="${href}">${job.name}</a>${
     needs.length ? html`<span class="muted small"> needs ${needs.join(", ")}</span>` : ""
-  }</td><td>${statusWords(job.status)}</td><td class="age">${took}</td><td class="job-actions">${rerun}</td></tr>`;
+  }</td><td>${statusWords(job.status)}</td><td class="duration">${took}</td><td class="job-actions">${rerun}</td></tr>`;
 }
 
 /** `/actions/runs/{run}`: the run and its jobs. */
@@ -111,7 +111,7 @@ export const viewRun = page({
       view.run.title,
       html`${runHead(ctx, view, now)}
 <div class="box"><table class="list run-jobs"><caption class="sr-only">Jobs</caption>
-<thead><tr><th scope="col"><span class="sr-only">State</span></th><th scope="col">Job</th><th scope="col">Status</th><th scope="col" class="age">Duration</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
+<thead><tr><th scope="col"><span class="sr-only">State</span></th><th scope="col">Job</th><th scope="col">Status</th><th scope="col" class="duration">Duration</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
 <tbody>${rows.length ? rows : html`<tr><td colspan="5" class="empty">This run has no jobs.</td></tr>`}</tbody></table></div>`,
     );
   },
@@ -125,8 +125,10 @@ function stepLog(stepNo: number, s: StepLog): Html {
     const n = first + i;
     const id = `jobstep-${stepNo}-${n}`;
     const marker = groupMarker(line.content);
+    // A group's end says nothing to a reader (Gitea's view hides it too); its number is skipped.
+    if (marker?.kind === "end") return html``;
     const time = line.time ? new Date(line.time).toISOString() : "";
-    const text = marker?.kind === "start" ? html`<span class="log-group">${marker.title}</span>` : marker?.kind === "end" ? html`` : ansiToHtml(line.content);
+    const text = marker?.kind === "start" ? html`<span class="log-group">${marker.title}</span>` : ansiToHtml(line.content);
     return html`<tr id="${id}"><td class="ln"><a href="#${id}">${n}</a></td><td class="log-time"><time datetime="${time}">${time.slice(11, 19)}</time></td><td class="code">${text}</td></tr>`;
   });
   return html`${s.cut ? html`<p class="muted small log-cut">The first ${s.cut} lines of this step are not shown here; the full log has them.</p>` : ""}<table class="code log"><tbody>${rows}</tbody></table>`;

@@ -4,10 +4,9 @@
  * newest first, filtered by `?workflow=`, `?actor=` (an account id) and `?status=` (Gitea's
  * status number), paged.
  */
-import { ActionStatus } from "../../../../db/schema/index.ts";
 import { html, type Html } from "../../../../lib/html.ts";
 import { nowUnix } from "../../../../lib/time.ts";
-import { listRunsForWeb, requireActionsPages, runActors, workflowsOfRepo, type RunListItem } from "../../../../services/actions/web-views.ts";
+import { ActionStatus, listRunsForWeb, requireActionsPages, runActors, workflowsOfRepo, type RunListItem } from "../../../../services/actions/web-views.ts";
 import type { Env } from "../../../../services/env.ts";
 import { page } from "../../page.ts";
 import { actionStatusIcon, durationText, statusWords } from "../../views/action-status.ts";
@@ -45,7 +44,7 @@ function runRow(env: Env, base: string, at: string, item: RunListItem, showWorkf
     : html`Commit <a class="mono" href="${at}/commit/${run.commitSha}">${shortSha(run.commitSha)}</a> ${run.event === "workflow_dispatch" ? "manually run" : "pushed"} by ${actorLink(env, base, actor)}`;
   return html`<li class="run-row">${actionStatusIcon(run.status)}
 <div class="run-main"><a class="run-title" href="${runHref(at, run)}">${run.title || "(no title)"}</a>
-<p class="run-meta">${showWorkflow ? html`<strong>${run.workflowId}</strong> ` : ""}#${run.index}: ${what} <span class="tag event">${run.event}</span></p></div>
+<p class="run-meta">${showWorkflow ? html`<strong>${run.workflowId}</strong> ` : ""}#${run.index}: ${what} <span class="tag run-event"><span class="sr-only">event </span>${run.event}</span></p></div>
 <div class="run-side">${refLabel(at, run.ref)}<span class="run-when">${timeAgo(run.createdUnix, now)}</span>${
     took ? html`<span class="run-took"><span class="sr-only">Duration </span>${took}</span>` : ""
   }</div></li>`;
