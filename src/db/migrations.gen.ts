@@ -18,6 +18,7 @@ import m15 from "../../migrations/0015_issue_fts_scope.sql" with { type: "text" 
 import m16 from "../../migrations/0016_web_sessions.sql" with { type: "text" };
 import m17 from "../../migrations/0017_packages.sql" with { type: "text" };
 import m18 from "../../migrations/0018_actions.sql" with { type: "text" };
+import m19 from "../../migrations/0019_actions_job_concurrency.sql" with { type: "text" };
 
 export const migrations: readonly { tag: string; when: number; sql: string }[] = [
   { tag: "0000_init", when: 1795424040714, sql: m0 },
@@ -39,4 +40,5 @@ export const migrations: readonly { tag: string; when: number; sql: string }[] =
   { tag: "0016_web_sessions", when: 1795685042898, sql: m16 },
   { tag: "0017_packages", when: 1795689294094, sql: m17 },
   { tag: "0018_actions", when: 1795695427384, sql: m18 },
+  { tag: "0019_actions_job_concurrency", when: 1795696442081, sql: m19 },
 ];

@@ -82,11 +82,11 @@ export const actionRuns = sqliteTable(
     ref: text("ref").notNull(),
     commitSha: text("commit_sha").notNull(),
     isForkPullRequest: integer("is_fork_pull_request", { mode: "boolean" }).notNull().default(false),
-    /** GitHub's event name the workflow ran for (`push`, `pull_request`...). */
+    /** Gitea's hook event that started the run (`push`, `pull_request_sync`...), Gitea's ActionRun.Event. */
     event: text("event").notNull(),
     /** The webhook payload of the triggering event, JSON: the `github.event` of every job. */
     eventPayload: text("event_payload").notNull(),
-    /** Gitea's own event name (`pull_request_sync`...). */
+    /** GitHub's event name the workflow matched (`push`, `pull_request_target`...), Gitea's TriggerEvent. */
     triggerEvent: text("trigger_event").notNull(),
     status: integer("status").notNull(),
     /** Bumped on every change of the run or its jobs, for optimistic updates. */
@@ -130,6 +130,11 @@ export const actionRunJobs = sqliteTable(
     runsOnJson: text("runs_on_json").notNull().default("[]"),
     /** The latest task of the job, 0 before the first. */
     taskId: integer("task_id").notNull().default(0),
+    /** The job's own `concurrency:` as written (JSON), "" for none; evaluated once the job may start. */
+    rawConcurrency: text("raw_concurrency").notNull().default(""),
+    isConcurrencyEvaluated: integer("is_concurrency_evaluated", { mode: "boolean" }).notNull().default(false),
+    concurrencyGroup: text("concurrency_group").notNull().default(""),
+    concurrencyCancel: integer("concurrency_cancel", { mode: "boolean" }).notNull().default(false),
     status: integer("status").notNull(),
     startedUnix: integer("started_unix").notNull().default(0),
     stoppedUnix: integer("stopped_unix").notNull().default(0),
@@ -141,6 +146,7 @@ export const actionRunJobs = sqliteTable(
     index("action_run_job_waiting_idx").on(t.status, t.id),
     index("action_run_job_repo_idx").on(t.repoId, t.id),
     index("action_run_job_owner_idx").on(t.ownerId, t.id),
+    index("action_run_job_concurrency_idx").on(t.repoId, t.concurrencyGroup),
   ],
 );
 
