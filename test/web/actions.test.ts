@@ -96,8 +96,8 @@ describe("a run", () => {
     expect(hrefs(page)).toContain("/alice/tools/actions/runs/1/jobs/1");
     const run = runByIndex(t.env.db, repoId, 1)!;
     expect(hrefs(page)).toContain(`/alice/tools/commit/${run.commitSha}`);
-    // A finished run does not refresh itself; the anonymous get no buttons.
-    expect(page).not.toContain('http-equiv="refresh"');
+    // A finished run does not reload itself, even when asked; the anonymous get no buttons.
+    expect(await anon.page("/alice/tools/actions/runs/1?refresh=1")).not.toContain('http-equiv="refresh"');
     expect(page).not.toContain("/actions/runs/1/rerun");
     expect(await anon.page("/alice/tools/actions/runs/latest")).toContain("Add CI");
   });
@@ -200,9 +200,13 @@ describe("access", () => {
     expect(res.headers.get("location")).toBe("/alice/tools/actions/runs/1");
     expect(jobsOfRun(t.env.db, run.id).map((j) => j.status)).toEqual([ActionStatus.Waiting, ActionStatus.Blocked]);
 
-    // While it runs again, the pages refresh themselves and offer Cancel; a job not picked up says so.
+    // While it runs again, the page offers Cancel and to reload itself (a meta refresh, asked for); a job not picked up says so.
     const running = await owner.page("/alice/tools/actions/runs/1");
-    expect(running).toContain('<meta http-equiv="refresh"');
+    expect(running).not.toContain('http-equiv="refresh"');
+    expect(hrefs(running)).toContain("/alice/tools/actions/runs/1?refresh=1");
+    const watched = await owner.page("/alice/tools/actions/runs/1/jobs/0?refresh=1");
+    expect(watched).toContain('<meta http-equiv="refresh" content="5">');
+    expect(visibleText(watched)).toContain("Stop reloading");
     expect(running).toContain('action="/alice/tools/actions/runs/1/cancel"');
     expect(running).not.toContain('action="/alice/tools/actions/runs/1/rerun"');
     expect(visibleText(running)).toContain("All jobs of the run will run again.");

@@ -70,14 +70,33 @@ ${buttons.length ? html`<div class="run-buttons">${buttons}</div>` : ""}
 <div><dt>Event</dt><dd><code>${run.event}</code></dd></div>
 <div><dt>Started</dt><dd>${timeAgo(run.createdUnix, now)}</dd></div>
 ${took ? html`<div><dt>Duration</dt><dd>${took}</dd></div>` : ""}
-</dl>`;
+</dl>
+${liveNote(ctx, view)}`;
+}
+
+/**
+ * Whether the page reloads itself: only while the run is going and only when the visitor asked
+ * (`?refresh=1`), since a page that reloads on its own moves a reader and a screen reader away
+ * from where they were (WCAG 2.2.1); scripts, which could update it in place, are off.
+ */
+function watching(ctx: PageContext, view: RunView): boolean {
+  return isLive(view.run.status) && ctx.query.get("refresh") === "1";
+}
+
+/** While the run is going: reload now, or keep reloading (and stop again). */
+function liveNote(ctx: PageContext, view: RunView): Html {
+  if (!isLive(view.run.status)) return html``;
+  const here = ctx.url.pathname;
+  return watching(ctx, view)
+    ? html`<p class="run-live" role="status">This run is still going; the page reloads every ${REFRESH_SECONDS} seconds. <a href="${here}">Stop reloading</a></p>`
+    : html`<p class="run-live">This run is still going. <a href="${here}">Reload</a> · <a href="${here}?refresh=1">Reload every ${REFRESH_SECONDS} seconds</a></p>`;
 }
 
 function pageOf(ctx: PageContext & { repo: RepoContext }, view: RunView, title: string, body: Html): Response {
   const { base, repo: rc } = ctx;
   return ctx.render({
     title: `${title} · Actions · ${rc.owner.name}/${rc.repo.name}`,
-    head: isLive(view.run.status) ? html`<meta http-equiv="refresh" content="${REFRESH_SECONDS}">` : undefined,
+    head: watching(ctx, view) ? html`<meta http-equiv="refresh" content="${REFRESH_SECONDS}">` : undefined,
     body: html`${repoHeader(base, rc, "actions")}${body}`,
   });
 }
@@ -92,7 +111,7 @@ function jobRow(ctx: PageContext & { repo: RepoContext }, view: RunView, job: Ac
       ? postForm(ctx.state, `${href}/rerun`, html`<button type="submit" class="small-button">Re-run<span class="sr-only"> ${job.name}</span></button>`, html` class="inline"`)
       : "";
   return html`<tr><td class="job-state">${actionStatusIcon(job.status)}</td><td class="name"><a href="${href}">${job.name}</a>${
-    needs.length ? html`<span class="muted small"> needs ${needs.join(", ")}</span>` : ""
+    needs.length ? html`<span class="muted small job-needs">needs ${needs.join(", ")}</span>` : ""
   }</td><td>${statusWords(job.status)}</td><td class="duration">${took}</td><td class="job-actions">${rerun}</td></tr>`;
 }
 
