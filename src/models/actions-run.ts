@@ -200,3 +200,14 @@ export function deleteRepoRuns(tx: Tx, repoId: number): void {
   tx.delete(actionRuns).where(eq(actionRuns.repoId, repoId)).run();
   tx.delete(actionDisabledWorkflows).where(eq(actionDisabledWorkflows.repoId, repoId)).run();
 }
+
+/** Jobs of a repository in a job-level concurrency group with one of the statuses, oldest first. */
+export function jobsInGroup(tx: Tx, repoId: number, group: string, statuses: readonly number[]): ActionRunJobRow[] {
+  if (!group || statuses.length === 0) return [];
+  return tx
+    .select()
+    .from(actionRunJobs)
+    .where(and(eq(actionRunJobs.repoId, repoId), eq(actionRunJobs.concurrencyGroup, group), inArray(actionRunJobs.status, [...statuses])))
+    .orderBy(asc(actionRunJobs.id))
+    .all();
+}

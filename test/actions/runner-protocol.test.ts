@@ -44,7 +44,8 @@ describe("Connect JSON", () => {
 
 describe("bad calls get Connect errors, never a 5xx", () => {
   test("no credentials, unknown runner, wrong token", async () => {
-    for (const headers of [{}, { "x-runner-uuid": crypto.randomUUID(), "x-runner-token": "a".repeat(40) }]) {
+    const attempts: Record<string, string>[] = [{}, { "x-runner-uuid": crypto.randomUUID(), "x-runner-token": "a".repeat(40) }];
+    for (const headers of attempts) {
       const res = await MockRunner.call(t.baseUrl, "FetchTask", {}, headers);
       expect(res.status).toBe(401);
       expect(((await res.json()) as any).code).toBe("unauthenticated");

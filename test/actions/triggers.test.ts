@@ -148,6 +148,59 @@ describe("jobs", () => {
   });
 });
 
+describe("concurrency groups hold one running and one pending member", () => {
+  const deployRunner = async () =>
+    MockRunner.register(t.baseUrl, { token: registrationToken(t.env, { repoId: repo.id }), name: `group-${crypto.randomUUID()}`, labels: ["group-runner"] });
+
+  test("a run's group: a new run waits while one runs and replaces the pending one", async () => {
+    await put(
+      ".gitea/workflows/serial.yml",
+      "on:\n  push:\n    paths: ['serial/**']\nconcurrency: serial\njobs:\n  s:\n    runs-on: group-runner\n    steps:\n      - run: echo\n",
+      "add serial",
+    );
+    const runner = await deployRunner();
+    await put("serial/1", "1\n", "serial one");
+    const running = (await runner.fetchTask()).task!;
+    expect(running).toBeDefined();
+    await put("serial/2", "2\n", "serial two");
+    await put("serial/3", "3\n", "serial three");
+    const serial = () => runsOf(t, repo.id).filter((r) => r.workflowId === "serial.yml").map((r) => [r.title, r.status]);
+    expect(serial()).toEqual([
+      ["serial three", ActionStatus.Blocked],
+      ["serial two", ActionStatus.Cancelled],
+      ["serial one", ActionStatus.Running],
+    ]);
+    expect((await runner.fetchTask()).task).toBeUndefined();
+    await runner.runTask(running, { steps: [{}] });
+    await settled(t);
+    expect(serial()[0]).toEqual(["serial three", ActionStatus.Waiting]);
+    const next = (await runner.fetchTask()).task!;
+    expect(next).toBeDefined();
+    await runner.runTask(next, { steps: [{}] });
+  });
+
+  test("a job's own group, evaluated with its matrix", async () => {
+    await put(
+      ".gitea/workflows/jobgroup.yml",
+      "on:\n  push:\n    paths: ['jobgroup/**']\njobs:\n  deploy:\n    runs-on: group-runner\n    concurrency:\n      group: deploy-${{ github.ref_name }}\n    steps:\n      - run: echo\n",
+      "add job group",
+    );
+    const runner = await deployRunner();
+    await put("jobgroup/1", "1\n", "job one");
+    const first = (await runner.fetchTask()).task!;
+    expect(first).toBeDefined();
+    await put("jobgroup/2", "2\n", "job two");
+    const runsNow = runsOf(t, repo.id).filter((r) => r.workflowId === "jobgroup.yml");
+    const second = jobsOf(t, runsNow[0]!.id)[0]!;
+    expect(second).toMatchObject({ concurrencyGroup: "deploy-main", status: ActionStatus.Blocked });
+    await runner.runTask(first, { steps: [{}] });
+    await settled(t);
+    expect(jobsOf(t, runsNow[0]!.id)[0]!.status).toBe(ActionStatus.Waiting);
+    const next = (await runner.fetchTask()).task!;
+    await runner.runTask(next, { steps: [{}] });
+  });
+});
+
 describe("Actions switched off", () => {
   test("on the repository: no run", async () => {
     await t.ok("PATCH", "/api/v1/repos/alice/w", token, { has_actions: false }, 200);

@@ -2,27 +2,16 @@ import type { Env } from "../env.ts";
 import { writeTx, type Tx } from "../../db/client.ts";
 import { ActionStatus, type ActionRunJobRow, type ActionRunRow } from "../../db/schema/index.ts";
 import * as runs from "../../models/actions-run.ts";
-import * as tasks from "../../models/actions-task.ts";
 import { Invalid } from "../../lib/errors.ts";
 import { nowUnix } from "../../lib/time.ts";
 import { duration, isDone } from "./status.ts";
 import { settleRun } from "./settle.ts";
+import { cancelJobInTx } from "./concurrency.ts";
 import { bumpTasksVersion } from "./tasks-version.ts";
-
-/** Stops a job that has not finished: its running task is cancelled too (the runner hears it on its next report). */
-function cancelJob(tx: Tx, job: ActionRunJobRow, now: number): boolean {
-  if (isDone(job.status)) return false;
-  if (job.taskId) {
-    const task = tasks.taskById(tx, job.taskId);
-    if (task && !isDone(task.status)) tasks.updateTask(tx, task.id, { status: ActionStatus.Cancelled, stoppedUnix: now, tokenHash: "", updatedUnix: now });
-  }
-  runs.updateJob(tx, job.id, { status: ActionStatus.Cancelled, stoppedUnix: now, updatedUnix: now });
-  return true;
-}
 
 /** Gitea's CancelRun inside a transaction: every unfinished job of the run is cancelled. */
 export function cancelRunInTx(env: Env, tx: Tx, run: ActionRunRow, now: number): void {
-  const changed = runs.jobsOfRun(tx, run.id).filter((j) => cancelJob(tx, j, now)).map((j) => j.id);
+  const changed = runs.jobsOfRun(tx, run.id).filter((j) => cancelJobInTx(tx, j, now)).map((j) => j.id);
   settleRun(env, tx, run.id, changed, now);
 }
 
@@ -48,9 +37,13 @@ export function rerun(env: Env, run: ActionRunRow, onlyJob?: ActionRunJobRow): v
     const chosen = onlyJob ? dependentsOf(jobs, onlyJob) : jobs;
     for (const job of chosen) {
       const needs = JSON.parse(job.needsJson) as string[];
-      const waitsForNothing = onlyJob ? job.id === onlyJob.id || needs.length === 0 : needs.length === 0;
+      const waitsForNothing = (onlyJob ? job.id === onlyJob.id || needs.length === 0 : needs.length === 0) && !job.rawConcurrency;
       runs.updateJob(tx, job.id, {
+        // A job with its own concurrency group is evaluated again as it starts over (settleRun).
         status: waitsForNothing ? ActionStatus.Waiting : ActionStatus.Blocked,
+        isConcurrencyEvaluated: false,
+        concurrencyGroup: "",
+        concurrencyCancel: false,
         taskId: 0,
         startedUnix: 0,
         stoppedUnix: 0,

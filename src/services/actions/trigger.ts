@@ -17,7 +17,8 @@ import { nowUnix } from "../../lib/time.ts";
 import { ACTIONS_BOT_ID } from "./bot.ts";
 import { giteaContext } from "./context.ts";
 import { variablesOfRepo } from "./secrets.ts";
-import { cancelRunInTx } from "./cancel.ts";
+import { prepareRun } from "./concurrency.ts";
+import { settleRun } from "./settle.ts";
 import { actionsEvents } from "./events.ts";
 import { bumpTasksVersion } from "./tasks-version.ts";
 
@@ -300,13 +301,7 @@ async function createRun(env: Env, r: NewRun): Promise<ActionRunRow | undefined>
   }
   const now = nowUnix();
   const run = writeTx(env.db, (tx) => {
-    let blockedByGroup = false;
-    if (group) {
-      for (const other of runs.unfinishedRunsInGroup(tx, r.repo.id, group)) {
-        if (cancelInProgress) cancelRunInTx(env, tx, other, now);
-        else blockedByGroup = true;
-      }
-    }
+    const { blocked: blockedByGroup, touched } = prepareRun(tx, r.repo.id, group, cancelInProgress, now);
     const run = runs.insertRun(tx, {
       title: title.length > 255 ? `${title.slice(0, 254)}…` : title,
       repoId: r.repo.id,
@@ -341,12 +336,16 @@ async function createRun(env: Env, r: NewRun): Promise<ActionRunRow | undefined>
         jobId: job.jobId,
         needsJson: JSON.stringify(job.needs),
         runsOnJson: JSON.stringify(job.runsOn),
-        status: job.needs.length > 0 || blockedByGroup ? ActionStatus.Blocked : ActionStatus.Waiting,
+        rawConcurrency: job.concurrency ? JSON.stringify(job.concurrency) : "",
+        // A job with its own group is evaluated and placed in it by settleRun, below.
+        status: job.needs.length > 0 || blockedByGroup || job.concurrency ? ActionStatus.Blocked : ActionStatus.Waiting,
         createdUnix: now,
         updatedUnix: now,
       });
     }
     actionsEvents.emit(tx, env, { kind: "run-created", runId: run.id });
+    if (!blockedByGroup && jobs.some((j) => j.concurrency)) settleRun(env, tx, run.id, [], now);
+    for (const id of touched) settleRun(env, tx, id, [], now);
     return run;
   });
   bumpTasksVersion();
