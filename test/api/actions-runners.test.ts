@@ -132,7 +132,9 @@ describe("listing and reading runners", () => {
     expect((await t.ok("GET", `${API}/orgs/acme/actions/runners/${orgId}`, tok.alice)).name).toBe("org-runner");
     expect((await t.ok("GET", `${API}/admin/actions/runners/${orgId}`, tok.root)).name).toBe("org-runner");
     for (const bad of ["0", "999999", "-1", "abc"]) {
-      expect((await t.json("GET", `${API}/admin/actions/runners/${bad}`, { token: tok.root })).status).toBe(404);
+      const res = await t.json("GET", `${API}/admin/actions/runners/${bad}`, { token: tok.root });
+      expect(res.status).toBe(404);
+      expect(res.body.message).toBe("The target couldn't be found.");
     }
   });
 });

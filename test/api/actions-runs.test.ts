@@ -14,6 +14,7 @@ import {
   ActionWorkflowRunsResponse,
   ActionWorkflowStep,
 } from "../../src/shapes/actions.ts";
+import { toRFC3339 } from "../../src/lib/time.ts";
 
 /**
  * Workflow runs, jobs, tasks and job logs over Gitea 1.25's API, on data made the real way: a
@@ -101,7 +102,7 @@ describe("runs", () => {
     // A run that is waiting has no conclusion (omitempty) and no start yet.
     expect(second).toMatchObject({ status: "queued", run_number: 2, display_title: "second change" });
     expect("conclusion" in second).toBe(false);
-    expect(second.started_at).toBe("1970-01-01T00:00:00Z");
+    expect(second.started_at).toBe(toRFC3339(0));
   });
 
   test("the list pages with Gitea's Link header", async () => {
@@ -138,7 +139,9 @@ describe("runs", () => {
     const got = await t.ok("GET", `${API}/repos/alice/ci/actions/runs/${first.id}`, tok.alice);
     expectShape(got, ActionWorkflowRun);
     expect(got).toEqual(first);
-    expect((await t.json("GET", `${API}/repos/alice/hidden/actions/runs/${first.id}`, { token: tok.alice })).status).toBe(404);
+    const elsewhere = await t.json("GET", `${API}/repos/alice/hidden/actions/runs/${first.id}`, { token: tok.alice });
+    expect(elsewhere.status).toBe(404);
+    expect(elsewhere.body.message).toBe("resource does not exist");
     for (const bad of ["999999", "0", "-3", "x"]) {
       expect((await t.json("GET", `${API}/repos/alice/ci/actions/runs/${bad}`, { token: tok.alice })).status).toBe(404);
     }
@@ -232,7 +235,7 @@ describe("jobs", () => {
     const jobs = (await t.ok("GET", `${API}/repos/alice/ci/actions/runs/${second.id}/jobs`, tok.alice)).jobs as any[];
     const res = await t.json("GET", `${API}/repos/alice/ci/actions/jobs/${jobs[0].id}/logs`, { token: tok.alice });
     expect(res.status).toBe(404);
-    expect(res.body.message).toBe("job not started");
+    expect(res.body.message).toBe("The target couldn't be found.");
     expect((await t.json("GET", `${API}/repos/alice/ci/actions/jobs/999999/logs`, { token: tok.alice })).status).toBe(404);
   });
 });

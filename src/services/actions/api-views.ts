@@ -169,11 +169,16 @@ export function listRunItems(env: Env, scope: ActionsScope, q: RunQuery, page: {
   return { items: runItems(env, rows), total };
 }
 
-/** One run of the repository (Gitea's GetRunByRepoAndID); 404 for another repository's. */
+/** Gitea's APIErrorNotFound wording, whatever was not found. */
+const NOT_FOUND = "The target couldn't be found.";
+/** Gitea's util.ErrNotExist, which GetWorkflowRun and GetWorkflowJob answer with. */
+const NOT_EXIST = "resource does not exist";
+
+/** One run of the repository; 404 for another repository's. */
 export function runItem(env: Env, repoId: number, runId: number): RunItem {
   const run = runId > 0 ? runs.runOfRepo(env.db, repoId, runId) : undefined;
   const item = run && runItems(env, [run])[0];
-  if (!item) throw new NotFound(`run with id ${runId}: resource does not exist`);
+  if (!item) throw new NotFound(NOT_EXIST);
   return item;
 }
 
@@ -220,7 +225,7 @@ export function listJobItems(
 export function jobItem(env: Env, repoId: number, jobId: number): JobItem {
   const job = jobId > 0 ? runs.jobById(env.db, jobId) : undefined;
   const item = job && job.repoId === repoId ? jobItems(env, [job])[0] : undefined;
-  if (!item) throw new NotFound(`job with id ${jobId}: resource does not exist`);
+  if (!item) throw new NotFound(NOT_EXIST);
   return item;
 }
 
@@ -243,7 +248,7 @@ export function listTaskItems(env: Env, rc: Pick<RepoContext, "repo" | "owner">,
  */
 export function deleteRun(env: Env, rc: Writes<"actions">, runId: number): void {
   const run = runId > 0 ? runs.runOfRepo(env.db, rc.repo.id, runId) : undefined;
-  if (!run) throw new NotFound(`run with id ${runId}: resource does not exist`);
+  if (!run) throw new NotFound(NOT_FOUND);
   if (!isDone(run.status)) throw new BadRequest("this workflow run is not done");
   const logs = runs.jobsOfRun(env.db, run.id).flatMap((job) => tasks.tasksOfJob(env.db, job.id).map((t) => t.logFilename));
   writeTx(env.db, (tx) => runs.deleteRun(tx, run.id));
@@ -265,12 +270,12 @@ function logTime(ms: number): string {
  */
 export async function jobLog(env: Env, repoId: number, jobId: number): Promise<{ fileName: string; text: string }> {
   const job = jobId > 0 ? runs.jobById(env.db, jobId) : undefined;
-  if (!job || job.repoId !== repoId) throw new NotFound(`job with id ${jobId}: resource does not exist`);
-  if (!job.taskId) throw new NotFound("job not started");
+  // Gitea answers each of these with APIErrorNotFound: its generic message, the reason ("job not
+  // started", "logs have been cleaned up") only in an `errors` list hearth's error shape lacks.
+  if (!job || job.repoId !== repoId || !job.taskId) throw new NotFound(NOT_FOUND);
   const task = tasks.taskById(env.db, job.taskId);
   const run = runs.runById(env.db, job.runId);
-  if (!task || !run) throw new NotFound("job not started");
-  if (task.logExpired) throw new NotFound("logs have been cleaned up");
+  if (!task || !run || task.logExpired) throw new NotFound(NOT_FOUND);
   const rows = task.logFilename ? await actionLogs(env).read(task.logFilename) : [];
   const text = rows.map((r) => `${logTime(r.time)} ${r.content}\n`).join("");
   const dot = run.workflowId.indexOf(".");

@@ -3,7 +3,9 @@ import { operation, reply, Reply, type Access, type AnyOperation, type Granted, 
 import { paginationHeaders } from "../../pagination.ts";
 import { PageQuery } from "../../../shapes/common.ts";
 import { ActionRunner, ActionRunnersResponse, ActionWorkflowJobsResponse, ActionWorkflowRunsResponse, RegistrationTokenBody } from "../../../shapes/actions.ts";
-import { deleteRunner, getRunner, listRunners, registrationToken } from "../../../services/actions/runners.ts";
+import { deleteRunner, getRunner, listRunners, registrationToken, type RunnerView } from "../../../services/actions/runners.ts";
+import type { Env } from "../../../services/env.ts";
+import { NotFound } from "../../../lib/errors.ts";
 import { listJobItems, listRunItems, type ActionsScope } from "../../../services/actions/api-views.ts";
 import { toAPIActionRunner, toAPIWorkflowJob, toAPIWorkflowRun } from "../../../convert/actions.ts";
 
@@ -35,6 +37,19 @@ export interface ActionsRouteLevel<A extends Access = Access> {
 }
 
 export type ActionsLevelContext<A extends Access = Access> = OpContext<Record<string, string>, unknown, unknown> & Granted<A>;
+
+/**
+ * A runner of the level, or Gitea's 404 in its words: getRunnerByID answers a missing runner and
+ * another level's alike, with APIErrorNotFound's generic message.
+ */
+function runnerOf(env: Env, scope: ActionsScope, id: string): RunnerView {
+  try {
+    return getRunner(env, scope, idParam(id));
+  } catch (err) {
+    if (err instanceof NotFound) throw new NotFound("The target couldn't be found.");
+    throw err;
+  }
+}
 
 /** Gitea's PathParamInt64: anything but a plain number is 0, which names nothing. */
 export const idParam = (s: string): number => (/^\d{1,15}$/.test(s) ? Number(s) : 0);
@@ -125,7 +140,7 @@ export function actionsLevelOperations<const A extends Access>(l: ActionsRouteLe
       summary: l.ops.getRunner[1],
       params: runnerParams,
       responses: { 200: ActionRunner },
-      handler: (ctx) => toAPIActionRunner(getRunner(ctx.env, scope(ctx), idParam(ctx.params.runner_id))),
+      handler: (ctx) => toAPIActionRunner(runnerOf(ctx.env, scope(ctx), ctx.params.runner_id)),
     }),
     operation({
       ...base,
@@ -136,7 +151,7 @@ export function actionsLevelOperations<const A extends Access>(l: ActionsRouteLe
       params: runnerParams,
       responses: { 204: null },
       handler: (ctx) => {
-        deleteRunner(ctx.env, scope(ctx), idParam(ctx.params.runner_id));
+        deleteRunner(ctx.env, scope(ctx), runnerOf(ctx.env, scope(ctx), ctx.params.runner_id).runner.id);
         return reply.noContent();
       },
     }),
