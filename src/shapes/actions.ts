@@ -171,10 +171,13 @@ export const ActionWorkflowResponse = named(
   }),
 );
 
-/** Gitea binds `ref` as Required: a missing one is the binding's 422 before the handler's own check. */
+/**
+ * Gitea binds `ref` as Required: a missing one is the binding's 422 before the handler's own check.
+ * Loose, because a form-encoded dispatch carries its inputs as `inputs[name]` fields.
+ */
 export const CreateActionWorkflowDispatch = named(
   "CreateActionWorkflowDispatch",
-  v.object({
+  v.looseObject({
     ref: requiredString(),
     inputs: opt(v.record(v.string(), v.string())),
   }),

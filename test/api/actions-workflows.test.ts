@@ -177,6 +177,19 @@ describe("dispatching a workflow", () => {
     await runner.runTask(task, { steps: [{}] });
   });
 
+  test("a form-encoded dispatch reads its inputs from `inputs[name]` fields, as Gitea's handler does", async () => {
+    const res = await t.request("POST", `${API}/repos/alice/ci/actions/workflows/deploy.yaml/dispatches`, {
+      token: tok.alice,
+      body: "ref=main&inputs%5Btarget%5D=production&inputs%5Bnote%5D=from+a+form",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    });
+    expect(res.status).toBe(204);
+    await settledActions(t);
+    const task = (await runner.fetchTask()).task!;
+    expect((task.context as Record<string, any>).event.inputs).toEqual({ target: "production", debug: "false", note: "from a form" });
+    await runner.runTask(task, { steps: [{}] });
+  });
+
   test("refusals in Gitea's words: no ref (422), an unknown ref or workflow (404), a disabled workflow (403)", async () => {
     const dispatch = (workflow: string, body: unknown, token = tok.writer) =>
       t.json("POST", `${API}/repos/alice/ci/actions/workflows/${workflow}/dispatches`, { token, body });

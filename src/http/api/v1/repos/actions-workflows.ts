@@ -20,6 +20,20 @@ const writer = { scope: "repository", signIn: false, repo: { read: "actions", wr
 const RepoParams = v.object({ owner: v.string(), repo: v.string() });
 const WorkflowParams = v.object({ owner: v.string(), repo: v.string(), workflow_id: v.string() });
 
+/**
+ * A form-encoded dispatch's inputs: Gitea's binding cannot fill a map from a form, so its handler
+ * reads each `inputs[name]` field itself (the first value of a repeated one).
+ */
+function formInputs(body: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(body)) {
+    const name = /^inputs\[(.+)\]$/.exec(key)?.[1];
+    const first = Array.isArray(value) ? value[0] : value;
+    if (name !== undefined && typeof first === "string") out[name] = first;
+  }
+  return out;
+}
+
 export const repoActionsWorkflowOperations: AnyOperation[] = [
   operation({
     method: "GET",
@@ -84,15 +98,17 @@ export const repoActionsWorkflowOperations: AnyOperation[] = [
     params: WorkflowParams,
     body: CreateActionWorkflowDispatch,
     responses: { 204: null },
-    handler: async ({ env, repo: rc, doer, params, body }) => {
+    handler: async ({ env, repo: rc, doer, params, body, request }) => {
       // Bound before the handler, as Gitea's bind(): a malformed body is a 422 before anything else.
-      const { ref, inputs } = body;
+      const { ref } = body;
       if (!ref) throw new Invalid("ref is required parameter");
+      const form = (request.headers.get("content-type") ?? "").includes("form-urlencoded");
+      const inputs = form ? formInputs(body) : (body.inputs ?? {});
       // The payload's repository and sender as Gitea renders them for it: with no one's access.
       const { parent, ...view } = payloadRepo(env, rc.repo, rc.owner, "none");
       const repository = toAPIRepo(env.settings, parent ? { ...view, parent: toAPIRepo(env.settings, { ...parent, parent: undefined }) } : view);
       const sender = toAPIUser(env.settings, doer, undefined);
-      await dispatchWorkflow(env, rc, doer, { workflowId: params.workflow_id, ref, inputs: inputs ?? {}, repository, sender });
+      await dispatchWorkflow(env, rc, doer, { workflowId: params.workflow_id, ref, inputs, repository, sender });
       return reply.noContent();
     },
   }),
