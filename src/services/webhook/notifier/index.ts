@@ -2,6 +2,7 @@ import type { Env } from "../../env.ts";
 import { subscribePayloads } from "../payload-subscription.ts";
 import { commitStatusEvents } from "../../status/events.ts";
 import { packageEvents } from "../../events/package-events.ts";
+import { actionsEvents } from "../../actions/events.ts";
 
 /**
  * Gitea's webhook notifier: subscribes to every event the services announce and turns each into
@@ -14,4 +15,5 @@ export function subscribeWebhookNotifier(env: Env): void {
   subscribePayloads(env.bus);
   env.bus.subscribe(commitStatusEvents, async (env, e) => (await import("./statuses.ts")).onCommitStatus(env, e));
   env.bus.subscribe(packageEvents, async (env, e) => (await import("./packages.ts")).onPackageEvent(env, e));
+  env.bus.subscribe(actionsEvents, async (env, e) => (await import("./actions.ts")).onActionsEvent(env, e));
 }
