@@ -27,6 +27,7 @@ import { registerWebhookDelivery } from "./services/webhook/delivery-queue.ts";
 import { registerMailDelivery } from "./services/mail/deliver.ts";
 import { registerPushMirrorSync } from "./services/mirror/sync-queue.ts";
 import { registerActionsPeriodic } from "./services/actions/periodic.ts";
+import { registerArtifactSweep } from "./services/actions/artifact-sweep-queue.ts";
 import { subscribeNotifications } from "./services/notification/subscriber.ts";
 import { subscribeWebhookNotifier } from "./services/webhook/notifier/index.ts";
 import { subscribeAutoMerge } from "./services/pull/automerge-subscriber.ts";
@@ -49,6 +50,7 @@ export function wireEnv(env: Env): Env {
   registerMailDelivery(env);
   registerPushMirrorSync(env);
   registerActionsPeriodic(env);
+  registerArtifactSweep(env);
 
   subscribeNotifications(env);
   subscribeWebhookNotifier(env);

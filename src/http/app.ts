@@ -145,6 +145,14 @@ export function createApp(env: Env) {
     if (asset) return asset;
     // The Actions runners' Connect procedures, imported by the first runner's call.
     if (path.startsWith("/api/actions/")) return (await import("./runner/routes.ts")).serveRunner(env, request, path);
+    // The artifact v4 protocol (upload-artifact@v4), mounted at the root as Gitea mounts it, and
+    // the API's signed raw artifact download, which Gitea serves outside its API middleware.
+    if (path.startsWith("/twirp/github.actions.results.api.v1.ArtifactService/")) {
+      return (await import("./runner/artifacts.ts")).serveArtifactsV4(env, request, path);
+    }
+    if (path.startsWith("/api/v1/repos/") && path.includes("/actions/artifacts/") && /\/zip\/raw\/?$/.test(path)) {
+      return (await import("./runner/artifacts.ts")).serveArtifactRaw(env, request, path);
+    }
     // What the main table does not route: a registry's path, a web page, else a 404 in the door's format.
     const registry = path.startsWith("/api/packages/") || path === "/v2" || path.startsWith("/v2/");
     const sub = registry ? await registries() : isApiPath(path) ? undefined : await pages();

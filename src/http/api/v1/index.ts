@@ -75,6 +75,7 @@ import { userActionsRunnerOperations } from "./user/actions-runners.ts";
 import { adminActionsRunnerOperations } from "./admin/actions-runners.ts";
 import { repoActionsRunOperations } from "./repos/actions-runs.ts";
 import { repoActionsWorkflowOperations } from "./repos/actions-workflows.ts";
+import { repoActionsArtifactOperations } from "./repos/actions-artifacts.ts";
 import { repoAvatarOperations } from "./repos/avatar.ts";
 import { markupOperations } from "./misc/markup.ts";
 import { packageOperations } from "./packages/packages.ts";
@@ -157,6 +158,7 @@ export const apiOperations: readonly AnyOperation[] = [
   ...adminActionsRunnerOperations,
   ...repoActionsRunOperations,
   ...repoActionsWorkflowOperations,
+  ...repoActionsArtifactOperations,
   ...repoAvatarOperations,
   ...markupOperations,
   ...packageOperations,
