@@ -150,6 +150,8 @@ export function createApp(env: Env) {
     if (path.startsWith("/twirp/github.actions.results.api.v1.ArtifactService/")) {
       return (await import("./runner/artifacts.ts")).serveArtifactsV4(env, request, path);
     }
+    // The legacy artifact protocol of upload-artifact@v3.
+    if (path.startsWith("/api/actions_pipeline/")) return (await import("./runner/artifacts-v3.ts")).serveArtifactsV3(env, request, path);
     if (path.startsWith("/api/v1/repos/") && path.includes("/actions/artifacts/") && /\/zip\/raw\/?$/.test(path)) {
       return (await import("./runner/artifacts.ts")).serveArtifactRaw(env, request, path);
     }

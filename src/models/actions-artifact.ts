@@ -50,6 +50,16 @@ export function artifactsOfRun(tx: Tx, runId: number, status: number): ActionArt
     .all();
 }
 
+/** A run's artifacts of one name, any status, by id (Gitea's FindArtifactsOptions{RunID, ArtifactName}). */
+export function artifactsOfRunNamed(tx: Tx, runId: number, name: string): ActionArtifactRow[] {
+  return tx
+    .select()
+    .from(actionArtifacts)
+    .where(and(eq(actionArtifacts.runId, runId), eq(actionArtifacts.artifactName, name)))
+    .orderBy(asc(actionArtifacts.id))
+    .all();
+}
+
 export interface FinalizedFilter {
   repoId: number;
   runId?: number;

@@ -33,25 +33,27 @@ export class ArtifactStore {
     return join(this.dir, rel);
   }
 
-  /** Streams `chunks` into `rel` through a temporary file, hashing as it goes; returns the size and SHA-256. */
-  private async write(rel: string, chunks: AsyncIterable<Uint8Array>): Promise<{ size: number; sha256: string }> {
+  /** Streams `chunks` into `rel` through a temporary file, hashing as it goes; returns the size, SHA-256 (hex) and MD5 (base64). */
+  private async write(rel: string, chunks: AsyncIterable<Uint8Array>): Promise<{ size: number; sha256: string; md5: string }> {
     const path = this.abs(rel);
     mkdirSync(dirname(path), { recursive: true });
     const tmp = `${path}.tmp-${process.pid}-${randomBytes(6).toString("hex")}`;
     const file = await open(tmp, "wx");
     const hash = createHash("sha256");
+    const md5 = createHash("md5");
     let size = 0;
     try {
       for await (const chunk of chunks) {
         let off = 0;
         while (off < chunk.byteLength) off += (await file.write(chunk, off)).bytesWritten;
         hash.update(chunk);
+        md5.update(chunk);
         size += chunk.byteLength;
       }
       await file.sync();
       await file.close();
       await rename(tmp, path);
-      return { size, sha256: hash.digest("hex") };
+      return { size, sha256: hash.digest("hex"), md5: md5.digest("base64") };
     } catch (err) {
       await file.close().catch(() => {});
       await rm(tmp, { force: true });
@@ -102,6 +104,21 @@ export class ArtifactStore {
   }
 
   /**
+   * Stores a piece of a v3 upload at the byte range its Content-Range names (an end the body does
+   * not reach is the caller's to refuse); returns its size and MD5 (base64).
+   */
+  async saveRangeChunk(runId: number, artifactId: number, start: number, end: number, body: AsyncIterable<Uint8Array>): Promise<{ size: number; md5: string }> {
+    const rel = `tmp${runId}/${runId}-${artifactId}-${start}-${end}.chunk`;
+    const { size, md5 } = await this.write(rel, body);
+    return { size, md5 };
+  }
+
+  /** Removes one stored piece of a v3 upload (a piece whose checks failed). */
+  dropRangeChunk(runId: number, artifactId: number, start: number, end: number): void {
+    rmSync(this.abs(`tmp${runId}/${runId}-${artifactId}-${start}-${end}.chunk`), { force: true });
+  }
+
+  /**
    * The appended pieces of an artifact that line up from byte 0 without a gap (Gitea's
    * mergeChunksForArtifact keeps the first piece at each next offset and ignores the rest).
    */
@@ -125,9 +142,12 @@ export class ArtifactStore {
     return parts;
   }
 
-  /** Concatenates the parts, in order, into the artifact's file (the parts stay; `discard` drops them). */
-  async merge(runId: number, artifactId: number, parts: readonly ArtifactPart[], nowNanos: bigint): Promise<MergedArtifact> {
-    const rel = `${runId % 255}/${artifactId % 255}/${nowNanos}.chunk`;
+  /**
+   * Concatenates the parts, in order, into the artifact's file (the parts stay; `discard` drops
+   * them); a v3 artifact uploaded gzipped is kept as `.chunk.gz`, as Gitea names it.
+   */
+  async merge(runId: number, artifactId: number, parts: readonly ArtifactPart[], nowNanos: bigint, extension = "chunk"): Promise<MergedArtifact> {
+    const rel = `${runId % 255}/${artifactId % 255}/${nowNanos}.${extension}`;
     async function* concatenated(): AsyncGenerator<Uint8Array> {
       for (const part of parts) {
         for await (const chunk of Bun.file(part.path).stream()) yield chunk;

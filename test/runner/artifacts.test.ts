@@ -425,3 +425,86 @@ describe("retention", () => {
     expect(await listed.json()).toEqual({});
   });
 });
+
+describe("the legacy protocol of upload-artifact@v3 (/api/actions_pipeline)", () => {
+  const base = () => `${t.baseUrl}api/actions_pipeline/_apis/pipelines/workflows/${run.id}/artifacts`;
+  const auth = () => ({ Authorization: `Bearer ${runningTestToken}` });
+  const md5 = (b: Uint8Array | string) => createHash("md5").update(b).digest("base64");
+  const text = "hello v3 ".repeat(200);
+  const gz = Bun.gzipSync(Buffer.from(text));
+  let uploadUrl = "";
+
+  test("POST names the artifact and answers its upload URL (the name's MD5, the retention)", async () => {
+    const res = await fetch(`${base()}?api-version=6.0-preview`, {
+      method: "POST",
+      headers: { ...auth(), "Content-Type": "application/json" },
+      body: JSON.stringify({ Type: "actions_storage", Name: "logs", RetentionDays: 2 }),
+    });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe(`${JSON.stringify({ fileContainerResourceUrl: `${base()}/${createHash("md5").update("logs").digest("hex")}/upload?retentionDays=2` })}\n`);
+    uploadUrl = `${base()}/${createHash("md5").update("logs").digest("hex")}/upload?retentionDays=2`;
+  });
+
+  const putChunk = (itemPath: string, body: Uint8Array, start: number, total: number, extra: Record<string, string> = {}) =>
+    fetch(`${uploadUrl}&itemPath=${encodeURIComponent(itemPath)}`, {
+      method: "PUT",
+      headers: {
+        ...auth(),
+        "Content-Type": "application/octet-stream",
+        "Content-Range": `bytes ${start}-${start + body.length - 1}/${total}`,
+        "x-actions-results-md5": md5(body),
+        ...extra,
+      },
+      body,
+    });
+
+  test("files arrive in Content-Range pieces checked by MD5, gzipped or not", async () => {
+    const half = Math.floor(gz.length / 2);
+    const gzHeaders = { "Content-Encoding": "gzip", "x-tfs-filelength": String(text.length) };
+    let res = await putChunk("logs/dir/a.txt", gz.subarray(half), half, gz.length, gzHeaders);
+    expect([res.status, await res.text()]).toEqual([200, '{"message":"success"}\n']);
+    res = await putChunk("logs/dir/a.txt", gz.subarray(0, half), 0, gz.length, gzHeaders);
+    expect(res.status).toBe(200);
+    res = await putChunk("logs/b.txt", Buffer.from("plain"), 0, 5);
+    expect(res.status).toBe(200);
+    const bad = await fetch(`${uploadUrl}&itemPath=logs/c.txt`, {
+      method: "PUT",
+      headers: { ...auth(), "Content-Range": "bytes 0-2/3", "x-actions-results-md5": md5("nope") },
+      body: "abc",
+    });
+    expect([bad.status, await bad.text()]).toEqual([500, "Error save upload chunk\n"]);
+    const wrongHash = await fetch(`${uploadUrl}&itemPath=other/c.txt`, { method: "PUT", headers: { ...auth(), "Content-Range": "bytes 0-2/3", "x-actions-results-md5": md5("abc") }, body: "abc" });
+    expect([wrongHash.status, await wrongHash.text()]).toEqual([400, "Invalid artifact hash\n"]);
+  });
+
+  test("nothing is listed before the upload is confirmed; PATCH joins each file's pieces", async () => {
+    const before = await fetch(base(), { headers: auth() });
+    expect([before.status, await before.text()]).toEqual([404, "Not Found\n"]);
+    const res = await fetch(`${base()}?artifactName=logs`, { method: "PATCH", headers: auth() });
+    expect([res.status, await res.text()]).toEqual([200, '{"message":"success"}\n']);
+    const list = await fetch(base(), { headers: auth() });
+    const hash = createHash("md5").update("logs").digest("hex");
+    expect(await list.json()).toEqual({ count: 1, value: [{ name: "logs", fileContainerResourceUrl: `${base()}/${hash}/download_url` }] });
+  });
+
+  test("download_url lists the files; each downloads as uploaded (gzip is undone by the client)", async () => {
+    const hash = createHash("md5").update("logs").digest("hex");
+    const res = await fetch(`${base()}/${hash}/download_url?itemPath=logs`, { headers: auth() });
+    const { value } = (await res.json()) as { value: { path: string; itemType: string; contentLocation: string }[] };
+    expect(value.map((f) => [f.path, f.itemType])).toEqual([
+      ["logs/dir/a.txt", "file"],
+      ["logs/b.txt", "file"],
+    ]);
+    const a = await fetch(value[0]!.contentLocation, { headers: auth() });
+    expect(a.headers.get("content-encoding")).toBe("gzip");
+    expect(await a.text()).toBe(text);
+    expect(await (await fetch(value[1]!.contentLocation, { headers: auth() })).text()).toBe("plain");
+  });
+
+  test("another run's path is refused, and v3 artifacts stay out of the API's v4 list", async () => {
+    const res = await fetch(`${t.baseUrl}api/actions_pipeline/_apis/pipelines/workflows/${run.id + 1}/artifacts`, { headers: auth() });
+    expect([res.status, await res.text()]).toEqual([400, "run-id does not match\n"]);
+    const api = await t.ok("GET", "/api/v1/repos/alice/ci/actions/artifacts?name=logs", aliceToken);
+    expect(api).toEqual({ artifacts: [], total_count: 0 });
+  });
+});
