@@ -91,7 +91,7 @@ describe("a run", () => {
     expect(text).toContain("Add CI <b>now</b>");
     expect(text).toMatch(/build Success/);
     expect(text).toMatch(/test needs build Failure/);
-    expect(text).toMatch(/Event push/);
+    expect(text).toMatch(/Triggered via push/);
     expect(hrefs(page)).toContain("/alice/tools/actions/runs/1/jobs/0");
     expect(hrefs(page)).toContain("/alice/tools/actions/runs/1/jobs/1");
     const run = runByIndex(t.env.db, repoId, 1)!;

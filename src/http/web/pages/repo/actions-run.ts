@@ -59,7 +59,7 @@ function runHead(ctx: PageContext & { repo: RepoContext }, view: RunView, now: n
   const took = durationText(runSeconds(run, now), run.startedUnix > 0 || run.previousDuration > 0);
   const trigger = run.scheduleId
     ? html`Scheduled`
-    : html`Commit <a class="mono" href="${at}/commit/${run.commitSha}">${shortSha(run.commitSha)}</a> ${run.event === "workflow_dispatch" ? "manually run" : "pushed"} by ${actorLink(env, base, actor)}`;
+    : html`Commit <a class="mono" href="${at}/commit/${run.commitSha}">${shortSha(run.commitSha)}</a> pushed by ${actorLink(env, base, actor)}`;
   return html`<div class="run-head">
 <h2 class="run-heading">${actionStatusIcon(run.status)}<span>${run.title || "(no title)"}</span></h2>
 ${buttons.length ? html`<div class="run-buttons">${buttons}</div>` : ""}
@@ -67,7 +67,7 @@ ${buttons.length ? html`<div class="run-buttons">${buttons}</div>` : ""}
 <p class="run-summary"><a href="${at}/actions?workflow=${encodeURIComponent(run.workflowId)}"><strong>${run.workflowId}</strong></a> #${run.index}: ${trigger} ${refLabel(at, run.ref, view.branchDeleted)}</p>
 <dl class="run-facts">
 <div><dt>Status</dt><dd>${actionStatusBadge(run.status)}</dd></div>
-<div><dt>Event</dt><dd><code>${run.event}</code></dd></div>
+<div><dt>Triggered via</dt><dd><code>${run.triggerEvent}</code></dd></div>
 <div><dt>Started</dt><dd>${timeAgo(run.createdUnix, now)}</dd></div>
 ${took ? html`<div><dt>Duration</dt><dd>${took}</dd></div>` : ""}
 </dl>

@@ -41,10 +41,10 @@ function runRow(env: Env, base: string, at: string, item: RunListItem, showWorkf
   const took = durationText(runSeconds(run, now), run.startedUnix > 0 || run.previousDuration > 0);
   const what = run.scheduleId
     ? html`Scheduled`
-    : html`Commit <a class="mono" href="${at}/commit/${run.commitSha}">${shortSha(run.commitSha)}</a> ${run.event === "workflow_dispatch" ? "manually run" : "pushed"} by ${actorLink(env, base, actor)}`;
+    : html`Commit <a class="mono" href="${at}/commit/${run.commitSha}">${shortSha(run.commitSha)}</a> pushed by ${actorLink(env, base, actor)}`;
   return html`<li class="run-row">${actionStatusIcon(run.status)}
 <div class="run-main"><a class="run-title" href="${runHref(at, run)}">${run.title || "(no title)"}</a>
-<p class="run-meta">${showWorkflow ? html`<strong>${run.workflowId}</strong> ` : ""}#${run.index}: ${what} <span class="tag run-event"><span class="sr-only">event </span>${run.event}</span></p></div>
+<p class="run-meta">${showWorkflow ? html`<strong>${run.workflowId}</strong> ` : ""}#${run.index}: ${what} <span class="tag run-event"><span class="sr-only">event </span>${run.triggerEvent}</span></p></div>
 <div class="run-side">${refLabel(at, run.ref)}<span class="run-when">${timeAgo(run.createdUnix, now)}</span>${
     took ? html`<span class="run-took"><span class="sr-only">Duration </span>${took}</span>` : ""
   }</div></li>`;
