@@ -154,6 +154,42 @@ describe("a job", () => {
   });
 });
 
+describe("a long log and a disabled workflow", () => {
+  const ONE_JOB = "on: push\njobs:\n  long:\n    runs-on: ubuntu-latest\n    steps:\n      - run: yes | head -n 5003\n";
+  let bigId: number;
+  beforeAll(async () => {
+    await t.ok("POST", "/api/v1/user/repos", aliceToken, { name: "big", auto_init: true }, 201);
+    bigId = (await t.ok("GET", "/api/v1/repos/alice/big", aliceToken)).id;
+    await pushFiles(t, "alice", "big", { ".github/workflows/long.yaml": ONE_JOB }, "Long output");
+    await waitForRuns(t, bigId, 1);
+    await runNextTask(t, runner, { steps: [{ lines: Array.from({ length: 5003 }, (_, i) => `row ${i + 1}`) }] });
+  });
+
+  test("a step shows its last 5000 rows, numbered as in the whole step, and links the full log", async () => {
+    const page = await anon.page("/alice/big/actions/runs/1/jobs/0");
+    const text = visibleText(page);
+    expect(text).toContain("The first 3 lines of this step are not shown here; the full log has them.");
+    expect(page).not.toContain(">row 3<");
+    expect(page).toContain('<tr id="jobstep-1-4"><td class="ln"><a href="#jobstep-1-4">4</a>');
+    expect(text).toContain("row 5003");
+    expect(hrefs(page)).toContain("/alice/big/actions/runs/1/jobs/0/logs");
+    const raw = await (await anon.get("/alice/big/actions/runs/1/jobs/0/logs")).text();
+    expect(raw).toContain(" row 1\n");
+    expect(raw.trimEnd().split("\n").length).toBe(5003);
+  });
+
+  test("a disabled workflow says so in the list and is not re-run", async () => {
+    const { setWorkflowDisabled } = await import("../../src/models/actions-run.ts");
+    setWorkflowDisabled(t.env.db, bigId, "long.yaml", true);
+    expect(visibleText(await anon.page("/alice/big/actions"))).toMatch(/long\.yaml Disabled/);
+    const res = await owner.post("/alice/big/actions/runs/1/rerun", {});
+    expect(res.status).toBe(303);
+    expect(visibleText(await owner.page("/alice/big/actions/runs/1"))).toContain("This workflow is disabled.");
+    expect(runByIndex(t.env.db, bigId, 1)!.status).toBe(ActionStatus.Success);
+    setWorkflowDisabled(t.env.db, bigId, "long.yaml", false);
+  });
+});
+
 describe("access", () => {
   test("a private repository's runs are hidden from those who cannot read it", async () => {
     await pushFiles(t, "alice", "secret", { ".gitea/workflows/ci.yml": CI_WORKFLOW }, "Secret work");

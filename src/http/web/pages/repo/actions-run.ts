@@ -137,7 +137,7 @@ export const viewRun = page({
 });
 
 /** A step's log rows as a table: line numbers that are anchors, escaped text with its colours. */
-function stepLog(stepNo: number, s: StepLog): Html {
+function stepLog(stepNo: number, s: StepLog, rawHref: string): Html {
   if (s.lines.length === 0) return html`<p class="muted small log-empty">No output.</p>`;
   const first = s.cut + 1;
   const rows = s.lines.map((line, i) => {
@@ -150,7 +150,7 @@ function stepLog(stepNo: number, s: StepLog): Html {
     const text = marker?.kind === "start" ? html`<span class="log-group">${marker.title}</span>` : ansiToHtml(line.content);
     return html`<tr id="${id}"><td class="ln"><a href="#${id}">${n}</a></td><td class="log-time"><time datetime="${time}">${time.slice(11, 19)}</time></td><td class="code">${text}</td></tr>`;
   });
-  return html`${s.cut ? html`<p class="muted small log-cut">The first ${s.cut} lines of this step are not shown here; the full log has them.</p>` : ""}<table class="code log"><tbody>${rows}</tbody></table>`;
+  return html`${s.cut ? html`<p class="muted small log-cut">The first ${s.cut} lines of this step are not shown here; <a href="${rawHref}" rel="nofollow">the full log</a> has them.</p>` : ""}<table class="code log"><tbody>${rows}</tbody></table>`;
 }
 
 /** `/actions/runs/{run}/jobs/{job}`: the job's steps, each a fold with its log rows. */
@@ -171,7 +171,7 @@ export const viewJob = page({
       const open = s.step.status === ActionStatus.Failure || s.step.status === ActionStatus.Running;
       return html`<details class="step" id="jobstep-${i}"${open ? html` open` : ""}><summary>${actionStatusIcon(s.step.status)}<span class="step-name">${s.step.name}</span><span class="muted small step-took">${
         took
-      }</span></summary>${stepLog(i, s)}</details>`;
+      }</span></summary>${stepLog(i, s, `${href}/logs`)}</details>`;
     });
     const rerun =
       rc.perm.canWrite("actions") && isDone(job.status)
