@@ -178,15 +178,37 @@ describe("a long log and a disabled workflow", () => {
     expect(raw.trimEnd().split("\n").length).toBe(5003);
   });
 
-  test("a disabled workflow says so in the list and is not re-run", async () => {
-    const { setWorkflowDisabled } = await import("../../src/models/actions-run.ts");
-    setWorkflowDisabled(t.env.db, bigId, "long.yaml", true);
-    expect(visibleText(await anon.page("/alice/big/actions"))).toMatch(/long\.yaml Disabled/);
-    const res = await owner.post("/alice/big/actions/runs/1/rerun", {});
+  test("an administrator disables a workflow: the list says so and its run is not re-run; enabling undoes it", async () => {
+    const list = await owner.page("/alice/big/actions?workflow=long.yaml");
+    expect(list).toContain('action="/alice/big/actions/disable?workflow=long.yaml"');
+    expect(await anon.page("/alice/big/actions?workflow=long.yaml")).not.toContain("/actions/disable");
+    let res = await owner.post("/alice/big/actions/disable?workflow=long.yaml", {});
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe("/alice/big/actions?workflow=long.yaml");
+    const disabled = visibleText(await owner.page("/alice/big/actions?workflow=long.yaml"));
+    expect(disabled).toContain("Workflow disabled successfully.");
+    expect(disabled).toMatch(/long\.yaml Disabled/);
+    expect(disabled).toContain("This workflow is disabled");
+    res = await owner.post("/alice/big/actions/runs/1/rerun", {});
     expect(res.status).toBe(303);
     expect(visibleText(await owner.page("/alice/big/actions/runs/1"))).toContain("This workflow is disabled.");
     expect(runByIndex(t.env.db, bigId, 1)!.status).toBe(ActionStatus.Success);
-    setWorkflowDisabled(t.env.db, bigId, "long.yaml", false);
+    expect(await owner.page("/alice/big/actions?workflow=long.yaml")).toContain('action="/alice/big/actions/enable?workflow=long.yaml"');
+    res = await owner.post("/alice/big/actions/enable?workflow=long.yaml", {});
+    expect(res.status).toBe(303);
+    expect(visibleText(await owner.page("/alice/big/actions"))).not.toMatch(/long\.yaml Disabled/);
+    // Nothing named, nothing switched.
+    res = await owner.post("/alice/big/actions/disable", {});
+    expect(res.status).toBe(303);
+    expect(visibleText(await owner.page("/alice/big/actions"))).toContain("No workflow was named.");
+  });
+
+  test("only an administrator switches a workflow", async () => {
+    for (const client of [reader, anon]) {
+      const res = await client.post("/alice/tools/actions/disable?workflow=ci.yml", {});
+      expect(res.status === 403 || res.status === 404 || (client === anon && res.status === 303 && res.headers.get("location")!.includes("/user/login"))).toBe(true);
+    }
+    expect(visibleText(await anon.page("/alice/tools/actions"))).not.toMatch(/ci\.yml Disabled/);
   });
 });
 

@@ -134,6 +134,8 @@ export const webRoutes: readonly WebRoute[] = [
 
   // ── repository: Actions (runs, jobs, logs; cancel and re-run) ──
   { method: "GET", path: "/:owner/:repo/actions", load: actionsList, name: "list" },
+  { method: "POST", path: "/:owner/:repo/actions/disable", load: actionsList, name: "disableWorkflow" },
+  { method: "POST", path: "/:owner/:repo/actions/enable", load: actionsList, name: "enableWorkflow" },
   { method: "GET", path: "/:owner/:repo/actions/runs/:run", load: actionsRun, name: "viewRun" },
   { method: "POST", path: "/:owner/:repo/actions/runs/:run/cancel", load: actionsRun, name: "cancel" },
   { method: "POST", path: "/:owner/:repo/actions/runs/:run/rerun", load: actionsRun, name: "rerunAll" },

@@ -4,9 +4,10 @@
  * re-run.
  */
 import type { Env } from "../env.ts";
-import { disabledWorkflows } from "../../models/actions-run.ts";
+import { writeTx } from "../../db/client.ts";
+import { disabledWorkflows, setWorkflowDisabled } from "../../models/actions-run.ts";
 import { Invalid } from "../../lib/errors.ts";
-import type { Writes } from "../access/repo-access.ts";
+import type { Administers, Writes } from "../access/repo-access.ts";
 import { cancelRun, rerun } from "./cancel.ts";
 import { isDone } from "./status.ts";
 import { jobOfRun, runForWeb } from "./web-views.ts";
@@ -25,4 +26,13 @@ export function rerunByIndex(env: Env, rc: Writes<"actions">, index: number, job
   const job = jobIndex === undefined ? undefined : jobOfRun(view, jobIndex);
   if (disabledWorkflows(env.db, rc.repo.id).has(view.run.workflowId)) throw new Invalid("This workflow is disabled.");
   rerun(env, view.run, job);
+}
+
+/**
+ * Gitea's DisableWorkflowFile and EnableWorkflowFile: a repository administrator switches a
+ * workflow file off (no event starts it, its runs are not re-run) or on again, by file name.
+ */
+export function setWorkflowEnabled(env: Env, rc: Administers, workflowId: string, enabled: boolean): void {
+  if (!workflowId || workflowId.length > 255 || workflowId.includes("/") || !/\.ya?ml$/i.test(workflowId)) throw new Invalid("No workflow was named.");
+  writeTx(env.db, (tx) => setWorkflowDisabled(tx, rc.repo.id, workflowId, !enabled));
 }

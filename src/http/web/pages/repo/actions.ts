@@ -8,6 +8,9 @@ import { html, type Html } from "../../../../lib/html.ts";
 import { nowUnix } from "../../../../lib/time.ts";
 import { ActionStatus, listRunsForWeb, requireActionsPages, runActors, workflowsOfRepo, type RunListItem } from "../../../../services/actions/web-views.ts";
 import type { Env } from "../../../../services/env.ts";
+import { setWorkflowEnabled } from "../../../../services/actions/web-actions.ts";
+import { Invalid } from "../../../../lib/errors.ts";
+import { postForm } from "../../views/form.ts";
 import { page } from "../../page.ts";
 import { actionStatusIcon, durationText, statusWords } from "../../views/action-status.ts";
 import { actorLink, refLabel, runHref, runSeconds } from "../../views/action-run.ts";
@@ -93,6 +96,18 @@ ${workflow ? html`<input type="hidden" name="workflow" value="${workflow}">` : "
     )}</select>
 <button type="submit">Filter</button>${actorId || status ? html` <a href="${keep({ actor: undefined, status: undefined })}">Clear filters</a>` : ""}
 </form>`;
+    const current = workflows.find((w) => w.id === workflow);
+    // Gitea offers an administrator the switch of the workflow the list is narrowed to.
+    const switcher =
+      workflow && rc.perm.isAdmin()
+        ? postForm(
+            ctx.state,
+            `${at}/actions/${current?.disabled ? "enable" : "disable"}?workflow=${encodeURIComponent(workflow)}`,
+            html`<button type="submit">${current?.disabled ? "Enable workflow" : "Disable workflow"}</button>`,
+            html` class="inline"`,
+          )
+        : "";
+    const notice = current?.disabled ? html`<p class="flash warning">This workflow is disabled: events do not start it.</p>` : "";
     const filtered = Boolean(actorId || status);
     const empty = workflows.length === 0 && result.total === 0 && !workflow && !filtered
       ? html`<div class="box"><div class="empty"><p><strong>There are no workflows yet.</strong></p><p>Add a workflow file under <code>.gitea/workflows/</code> or <code>.github/workflows/</code> on the default branch.</p></div></div>`
@@ -103,11 +118,39 @@ ${workflow ? html`<input type="hidden" name="workflow" value="${workflow}">` : "
       body: html`${repoHeader(base, rc, "actions")}
 <div class="actions-layout">${sidebar}
 <div class="actions-main">
-<div class="list-head"><h2 class="list-title">${workflow || "All workflows"} <span class="counter">${result.total}</span></h2></div>
-${filters}
+<div class="list-head"><h2 class="list-title">${workflow || "All workflows"} <span class="counter">${result.total}</span></h2>${
+      switcher ? html`<div class="workflow-switch">${switcher}</div>` : ""
+    }</div>
+${notice}${filters}
 ${rows.length ? html`<div class="box"><ul class="run-list">${rows}</ul></div>` : empty}
 ${pager(ctx.url, pageNo, PER_PAGE, result.total)}
 </div></div>`,
     });
   },
 });
+
+/** `POST /actions/disable?workflow=` and `/enable`: back to the workflow's runs with what happened. */
+function switchWorkflow(enabled: boolean) {
+  return page({
+    access: { scope: "public", signIn: false, repo: { read: "actions", admin: true } },
+    handler(ctx) {
+      const { env, repo: rc } = ctx;
+      requireActionsPages(env, rc);
+      const workflow = (ctx.query.get("workflow") ?? ctx.form.get("workflow") ?? "").trim();
+      const back = `/${encodeURIComponent(rc.owner.name)}/${encodeURIComponent(rc.repo.name)}/actions`;
+      try {
+        setWorkflowEnabled(env, rc, workflow, enabled);
+      } catch (err) {
+        if (err instanceof Invalid) return ctx.redirect(back, { kind: "error", text: err.message });
+        throw err;
+      }
+      return ctx.redirect(`${back}?workflow=${encodeURIComponent(workflow)}`, {
+        kind: "success",
+        text: enabled ? "Workflow enabled successfully." : "Workflow disabled successfully.",
+      });
+    },
+  });
+}
+
+export const disableWorkflow = switchWorkflow(false);
+export const enableWorkflow = switchWorkflow(true);
