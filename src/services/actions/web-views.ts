@@ -147,18 +147,30 @@ export interface JobView {
   logExpired: boolean;
 }
 
+/** How many of a job's log rows a page shows: per step, in all, and at least per step once the rest is spent. */
+export interface LogBudget {
+  perStep: number;
+  total: number;
+  floor: number;
+}
+
 /**
- * The steps of a job's latest attempt (Gitea's FullSteps) and each step's rows of the stored log,
- * at most `maxLinesPerStep` of them (the last ones). A job that has not started has no steps.
+ * The steps of a job's latest attempt (Gitea's FullSteps) and each step's rows of the stored log:
+ * the last ones, at most `perStep` of a step and about `total` in all (a step met after the total
+ * is spent still shows its last `floor` rows), so a page stays readable whatever a job printed.
+ * A job that has not started has no steps.
  */
-export async function jobStepsForWeb(env: Env, job: ActionRunJobRow, maxLinesPerStep: number): Promise<JobView> {
+export async function jobStepsForWeb(env: Env, job: ActionRunJobRow, budget: LogBudget): Promise<JobView> {
   const task = job.taskId ? tasks.taskById(env.db, job.taskId) : undefined;
   if (!task) return { steps: [], logExpired: false };
   const shown = fullSteps(task, tasks.stepsOfTask(env.db, task.id));
   const rows = task.logExpired || !task.logFilename ? [] : await actionLogs(env).read(task.logFilename);
+  let left = budget.total;
   const steps = shown.map((step) => {
     const own = rows.slice(step.logIndex, step.logIndex + step.logLength);
-    const cut = Math.max(0, own.length - maxLinesPerStep);
+    const room = Math.min(budget.perStep, Math.max(left, budget.floor));
+    const cut = Math.max(0, own.length - room);
+    left -= own.length - cut;
     return { step, lines: cut ? own.slice(cut) : own, cut };
   });
   return { task, steps, logExpired: task.logExpired };

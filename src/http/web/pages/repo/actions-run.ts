@@ -26,8 +26,11 @@ import { timeAgo } from "../../views/time.ts";
 const readActions = { scope: "public", signIn: false, repo: { read: "actions" } } as const;
 const writeActions = { scope: "public", signIn: false, repo: { read: "actions", write: "actions" } } as const;
 
-/** Rows of one step shown on the page; a longer step shows its last rows and links the raw log. */
-const MAX_LINES_PER_STEP = 5000;
+/**
+ * Log rows a job's page shows: 5,000 of a step, about 20,000 in all, 200 of a step met after that;
+ * a longer step shows its last rows (a failure is at the end) and links the raw log.
+ */
+const LOG_BUDGET = { perStep: 5000, total: 20_000, floor: 200 };
 /** Seconds between refreshes of a page whose run is still going. */
 const REFRESH_SECONDS = 5;
 
@@ -162,7 +165,7 @@ export const viewJob = page({
     const view = runForWeb(env, rc, runParam(ctx));
     const jobIndex = jobParam(ctx);
     const job = jobOfRun(view, jobIndex);
-    const steps = await jobStepsForWeb(env, job, MAX_LINES_PER_STEP);
+    const steps = await jobStepsForWeb(env, job, LOG_BUDGET);
     const now = nowUnix();
     const href = `${runHref(repoPath(ctx.base, rc), view.run)}/jobs/${jobIndex}`;
     const folds = steps.steps.map((s, i) => {
