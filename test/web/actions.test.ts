@@ -325,3 +325,14 @@ describe("malformed input on a repository with runs", () => {
     expect(bad).toEqual([]);
   });
 });
+
+describe("Actions switched off for the site", () => {
+  const off = makeTestApp("[actions]\nENABLED = false\n");
+  test("the pages are not there", async () => {
+    const carol = await off.user("carol");
+    await off.ok("POST", "/api/v1/user/repos", off.token(carol), { name: "r", auto_init: true }, 201);
+    const web = new WebClient(off);
+    await web.page("/carol/r/actions", 404);
+    await web.page("/carol/r/actions/runs/1", 404);
+  });
+});
