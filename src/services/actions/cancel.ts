@@ -62,20 +62,20 @@ export function rerun(env: Env, run: ActionRunRow, onlyJob?: ActionRunJobRow): v
   bumpTasksVersion();
 }
 
-/** The job and every job that needs it, directly or not. */
+/** The job and every job that needs it, directly or not (by id: `root` may be a row read elsewhere). */
 function dependentsOf(jobs: ActionRunJobRow[], root: ActionRunJobRow): ActionRunJobRow[] {
   const keys = new Set([root.jobId]);
-  const out = new Set<ActionRunJobRow>([root]);
+  const ids = new Set([root.id]);
   for (let grew = true; grew; ) {
     grew = false;
     for (const j of jobs) {
-      if (out.has(j)) continue;
+      if (ids.has(j.id)) continue;
       if ((JSON.parse(j.needsJson) as string[]).some((n) => keys.has(n))) {
-        out.add(j);
+        ids.add(j.id);
         keys.add(j.jobId);
         grew = true;
       }
     }
   }
-  return jobs.filter((j) => out.has(j));
+  return jobs.filter((j) => ids.has(j.id));
 }
