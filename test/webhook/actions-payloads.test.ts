@@ -7,6 +7,9 @@ import { refAnnouncementsIdle } from "../../src/services/repo/push-events.ts";
 import { pullSyncIdle } from "../../src/services/pull/push-sync.ts";
 import { registrationToken } from "../../src/services/actions/runners.ts";
 import { listRuns } from "../../src/models/actions-run.ts";
+import { taskById } from "../../src/models/actions-task.ts";
+import { rerun } from "../../src/services/actions/cancel.ts";
+import { actionsTick } from "../../src/services/actions/tick.ts";
 import { ActionStatus } from "../../src/db/schema/index.ts";
 import { workflowJobAction, workflowRunAction } from "../../src/services/webhook/notifier/actions.ts";
 
@@ -164,6 +167,33 @@ describe("workflow_run and workflow_job webhooks", () => {
       ["workflow_run", "completed", "completed", "failure"],
     ]);
     expect(summary(runsOnly)).toEqual([["workflow_run", "completed", "completed", "failure"]]);
+  });
+
+  test("a re-run is requested again; the cron failing its silent task completes it", async () => {
+    const [row] = listRuns(t.env.db, { repoId: repo.id }, { offset: 0, limit: 1 }).rows;
+    rerun(t.env, row!);
+    await settled();
+    expect(summary(both)).toEqual([
+      ["workflow_job", "queued", "build", ""],
+      ["workflow_job", "waiting", "test", ""],
+      ["workflow_run", "requested", "queued", ""],
+    ]);
+    const task = (await runner.fetchTask()).task!;
+    await settled();
+    const started = newTasks(both);
+    expect(started.map((x) => [x.event, x.payload.action])).toEqual([
+      ["workflow_job", "in_progress"],
+      ["workflow_run", "in_progress"],
+    ]);
+    expect(started[0]!.payload.workflow_job.run_attempt).toBe(2);
+    const silent = taskById(t.env.db, Number(task.id))!;
+    await actionsTick(t.env, silent.updatedUnix + t.settings.actions.zombieTaskTimeout + 1);
+    await settled();
+    expect(summary(both)).toEqual([
+      ["workflow_job", "completed", "build", "failure"],
+      ["workflow_job", "completed", "test", "skipped"],
+      ["workflow_run", "completed", "completed", "failure"],
+    ]);
   });
 
   test("a chat-type hook has no message for them: its deliveries fail as Gitea's newPayload does", async () => {

@@ -44,9 +44,14 @@ export function workflowJobAction(status: number): string {
  * re-run's job is told apart by its attempt, a re-run's run by its jobs' attempts.
  */
 const announced = new WeakMap<Env, Lru<string>>();
-function firstTime(env: Env, key: string, state: string): boolean {
+function announcements(env: Env): Lru<string> {
   let seen = announced.get(env);
   if (!seen) announced.set(env, (seen = new Lru<string>(4096)));
+  return seen;
+}
+
+function firstTime(env: Env, key: string, state: string): boolean {
+  const seen = announcements(env);
   if (seen.get(key) === state) return false;
   seen.set(key, state);
   return true;
@@ -71,6 +76,16 @@ function runAnnouncement(before: number, now: number): string | undefined {
   return action;
 }
 
+/**
+ * A re-run sets its run waiting before it records the change, so the event's state before is
+ * already waiting: a waiting run last announced as completed was re-run (Gitea's Rerun announces
+ * it requested).
+ */
+function rerunAnnouncement(env: Env, item: RunItem): string | undefined {
+  if (workflowRunAction(item.run.status) !== "requested") return undefined;
+  return announcements(env).get(`run:${item.run.id}`)?.startsWith("completed/") ? "requested" : undefined;
+}
+
 /** The channel's subscriber (index.ts): run-created announces the run, then its jobs; jobs-changed the jobs, then the run if it moved. */
 export async function onActionsEvent(env: Env, e: ActionsEvent): Promise<void> {
   const run = findRun(env, e.runId);
@@ -81,7 +96,7 @@ export async function onActionsEvent(env: Env, e: ActionsEvent): Promise<void> {
   const wantsJob = anyHookWants(env, where.repo, "workflow_job");
   if (!wantsRun && !wantsJob) return;
   const jobIds = e.kind === "run-created" ? jobsOfRun(env.db, run.run.id).map((j) => j.id) : e.jobIds;
-  const announce = e.kind === "run-created" ? "requested" : runAnnouncement(e.runStatusBefore, run.run.status);
+  const announce = e.kind === "run-created" ? "requested" : (runAnnouncement(e.runStatusBefore, run.run.status) ?? rerunAnnouncement(env, run));
   if (e.kind === "run-created" && wantsRun) await sendRun(env, where.repo, where.owner, run, "requested");
   if (wantsJob) {
     for (const id of jobIds) {
