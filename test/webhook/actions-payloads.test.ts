@@ -211,4 +211,20 @@ describe("workflow_run and workflow_job webhooks", () => {
       expect(task.responseContent).toContain("newPayload unsupported event: workflow_job");
     }
   });
+
+  test("a run of a workflow the default branch does not have announces its jobs only, as Gitea's GetActionWorkflow fails", async () => {
+    await t.ok("POST", "/api/v1/repos/acme/ci/branches", token, { new_branch_name: "feature", old_branch_name: "main" }, 201);
+    await settled();
+    newTasks(both);
+    const res = await t.json("POST", "/api/v1/repos/acme/ci/contents/.gitea/workflows/lint.yml", {
+      token,
+      body: { content: b64(WORKFLOW.replace("name: CI", "name: Lint")), message: "add lint", branch: "feature" },
+    });
+    expect(res.status).toBe(201);
+    await settled();
+    const tasks = newTasks(both);
+    // The push to feature runs ci.yml (on the default branch too) and lint.yml (not there).
+    expect(tasks.filter((x) => x.event === "workflow_job").map((x) => x.payload.workflow_job.name)).toEqual(["build", "test", "build", "test"]);
+    expect(tasks.filter((x) => x.event === "workflow_run").map((x) => [x.payload.workflow.id, x.payload.workflow_run.head_branch])).toEqual([["ci.yml", "feature"]]);
+  });
 });
