@@ -129,6 +129,15 @@ describe("workflow_run and workflow_job webhooks", () => {
     expect(job.workflow_job.html_url).toBe(`${t.baseUrl}acme/ci/actions/runs/1/jobs/0`);
     expect(tasks[2]!.payload.workflow_job).toMatchObject({ name: "test", status: "waiting" });
 
+    // Delivered with the event's own name in Gitea's headers.
+    for (let i = 0; i < 200 && !listHookTasks(t.env.db, both, { offset: 0, limit: 100 }).rows.every((r) => r.isDelivered); i++) await Bun.sleep(10);
+    const sent = listHookTasks(t.env.db, both, { offset: 0, limit: 100 }).rows.reverse();
+    expect(sent.map((r) => [r.isSucceed, JSON.parse(r.requestContent).headers["X-Gitea-Event"]])).toEqual([
+      [true, "workflow_run"],
+      [true, "workflow_job"],
+      [true, "workflow_job"],
+    ]);
+
     // A hook that chose only workflow_run gets the run; one that chose push gets the push only.
     expect(summary(runsOnly)).toEqual([["workflow_run", "requested", "queued", ""]]);
     expect(newTasks(pushOnly).map((x) => x.event)).toEqual(["push"]);
