@@ -88,13 +88,14 @@ function rerunAnnouncement(env: Env, item: RunItem): string | undefined {
 
 /** The channel's subscriber (index.ts): run-created announces the run, then its jobs; jobs-changed the jobs, then the run if it moved. */
 export async function onActionsEvent(env: Env, e: ActionsEvent): Promise<void> {
-  const run = findRun(env, e.runId);
-  if (!run) return;
-  const where = currentRepo(env, run.run.repoId);
-  if (!where) return;
+  const row = runById(env.db, e.runId);
+  const where = row && currentRepo(env, row.repoId);
+  if (!where) return; // deleted meanwhile
   const wantsRun = anyHookWants(env, where.repo, "workflow_run");
   const wantsJob = anyHookWants(env, where.repo, "workflow_job");
   if (!wantsRun && !wantsJob) return;
+  const run = findRun(env, where.repo.id, e.runId);
+  if (!run) return;
   const jobIds = e.kind === "run-created" ? jobsOfRun(env.db, run.run.id).map((j) => j.id) : e.jobIds;
   const announce = e.kind === "run-created" ? "requested" : (runAnnouncement(e.runStatusBefore, run.run.status) ?? rerunAnnouncement(env, run));
   if (e.kind === "run-created" && wantsRun) await sendRun(env, where.repo, where.owner, run, "requested");
@@ -107,11 +108,9 @@ export async function onActionsEvent(env: Env, e: ActionsEvent): Promise<void> {
   if (e.kind === "jobs-changed" && announce && wantsRun) await sendRun(env, where.repo, where.owner, run, announce);
 }
 
-function findRun(env: Env, runId: number): RunItem | undefined {
-  const run = runById(env.db, runId);
-  if (!run) return undefined; // deleted meanwhile
+function findRun(env: Env, repoId: number, runId: number): RunItem | undefined {
   try {
-    return runItem(env, run.repoId, runId);
+    return runItem(env, repoId, runId);
   } catch {
     return undefined;
   }
