@@ -123,3 +123,14 @@ export function moveArtifactStatus(tx: Tx, id: number, from: number, to: number,
       .all().length === 1
   );
 }
+
+/** The stored files of a run's artifacts (or every run's of a repository), before their rows go. */
+export function artifactFilesOf(tx: Tx, where: { runId: number } | { repoId: number }): string[] {
+  return tx
+    .select({ path: actionArtifacts.storagePath })
+    .from(actionArtifacts)
+    .where("runId" in where ? eq(actionArtifacts.runId, where.runId) : eq(actionArtifacts.repoId, where.repoId))
+    .all()
+    .map((r) => r.path)
+    .filter(Boolean);
+}

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, inArray } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
-import { actionTaskOutputs, actionTaskSteps, actionTasks, type ActionTaskRow, type ActionTaskStepRow } from "../db/schema/index.ts";
+import { actionRunJobs, actionTaskOutputs, actionTaskSteps, actionTasks, type ActionTaskRow, type ActionTaskStepRow } from "../db/schema/index.ts";
 
 export function insertTask(tx: Tx, row: typeof actionTasks.$inferInsert): ActionTaskRow {
   return tx.insert(actionTasks).values(row).returning().get();
@@ -83,4 +83,18 @@ export function outputsOfTask(tx: Tx, taskId: number): Map<string, string> {
 /** Whether the runner was ever handed a task (an ephemeral runner takes one). */
 export function runnerHadTask(tx: Tx, runnerId: number): boolean {
   return tx.select({ id: actionTasks.id }).from(actionTasks).where(eq(actionTasks.runnerId, runnerId)).limit(1).get() !== undefined;
+}
+
+/** The log files of a run's tasks (or every task's of a repository), before their rows go. */
+export function logFilesOf(tx: Tx, where: { runId: number } | { repoId: number }): string[] {
+  const rows =
+    "repoId" in where
+      ? tx.select({ name: actionTasks.logFilename }).from(actionTasks).where(eq(actionTasks.repoId, where.repoId)).all()
+      : tx
+          .select({ name: actionTasks.logFilename })
+          .from(actionTasks)
+          .innerJoin(actionRunJobs, eq(actionRunJobs.id, actionTasks.jobId))
+          .where(eq(actionRunJobs.runId, where.runId))
+          .all();
+  return rows.map((r) => r.name).filter(Boolean);
 }

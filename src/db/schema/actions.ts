@@ -220,15 +220,6 @@ export const actionTaskOutputs = sqliteTable(
   (t) => [uniqueIndex("action_task_output_task_key_uq").on(t.taskId, t.key)],
 );
 
-/** Gitea's ArtifactStatus values. */
-export const ArtifactStatus = {
-  UploadPending: 1,
-  UploadConfirmed: 2,
-  Expired: 3,
-  PendingDeletion: 4,
-  Deleted: 5,
-} as const;
-
 export const actionArtifacts = sqliteTable(
   "action_artifact",
   {
@@ -247,6 +238,7 @@ export const actionArtifacts = sqliteTable(
     contentEncoding: text("content_encoding").notNull().default(""),
     artifactPath: text("artifact_path").notNull().default(""),
     artifactName: text("artifact_name").notNull(),
+    /** Gitea's ArtifactStatus (models/actions-artifact.ts). */
     status: integer("status").notNull(),
     createdUnix: integer("created_unix").notNull(),
     updatedUnix: integer("updated_unix").notNull(),

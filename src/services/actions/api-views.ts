@@ -22,6 +22,7 @@ import type { RepoContext } from "../repo/lookup.ts";
 import { systemUser, ghostUser } from "../user/profile.ts";
 import { BadRequest, NotFound } from "../../lib/errors.ts";
 import { isDone } from "./status.ts";
+import { removeActionFiles, removeRunInTx } from "./removal.ts";
 import { actionLogs } from "./tasks.ts";
 
 /**
@@ -250,10 +251,7 @@ export function deleteRun(env: Env, rc: Writes<"actions">, runId: number): void 
   const run = runId > 0 ? runs.runOfRepo(env.db, rc.repo.id, runId) : undefined;
   if (!run) throw new NotFound(NOT_FOUND);
   if (!isDone(run.status)) throw new BadRequest("this workflow run is not done");
-  const logs = runs.jobsOfRun(env.db, run.id).flatMap((job) => tasks.tasksOfJob(env.db, job.id).map((t) => t.logFilename));
-  writeTx(env.db, (tx) => runs.deleteRun(tx, run.id));
-  const store = actionLogs(env);
-  for (const name of logs) if (name) store.remove(name);
+  removeActionFiles(env, writeTx(env.db, (tx) => removeRunInTx(tx, run.id)));
 }
 
 /** Gitea's log time format (`2006-01-02T15:04:05.0000000Z07:00`, in UTC). */

@@ -16,6 +16,7 @@ import { parseVisibility } from "../user/visibility.ts";
 import { canSeeOwner, isPublicOnly, type Doer } from "../access/permission.ts";
 import { deleteAllOwnedRepos } from "../repo/delete.ts";
 import { removeAvatarFile } from "../user/avatar.ts";
+import { removeOwnerRunnersInTx } from "../actions/removal.ts";
 import { clearFollows } from "../../models/follow.ts";
 
 export interface OrgFields {
@@ -128,6 +129,7 @@ export function deleteOrg(env: Env, org: UserRow, purge = false): void {
     deleteOwnerWebhooks(tx, org.id);
     deleteOwnerSecrets(tx, org.id);
     deleteOwnerVariables(tx, org.id);
+    removeOwnerRunnersInTx(tx, org.id);
     users.deleteUserRow(tx, org.id);
   });
   if (org.avatar) removeAvatarFile(env, org.avatar);

@@ -16,6 +16,7 @@ import { attachmentsOfRepo } from "../../models/attachment.ts";
 import { removeAttachmentFiles } from "../issue/attachments.ts";
 import { repoEvents } from "../events/repo-events.ts";
 import type { Owns, RepoRef } from "../access/repo-access.ts";
+import { removeActionFiles, removeRepoActionsInTx, type ActionFiles } from "../actions/removal.ts";
 import type { Doer } from "../access/permission.ts";
 
 /**
@@ -41,6 +42,7 @@ function removeRepoAndData(env: Env, owner: UserRow, repo: RepoRow, doer?: Doer)
   const moved = existsSync(path);
   if (moved) renameSync(path, trash);
   const files = attachmentsOfRepo(env.db, repo.id);
+  let actionFiles: ActionFiles | undefined;
   try {
     writeTx(env.db, (tx) => {
       if (repo.isFork && repo.forkId) repos.incrementForks(tx, repo.forkId, -1);
@@ -52,6 +54,7 @@ function removeRepoAndData(env: Env, owner: UserRow, repo: RepoRow, doer?: Doer)
       deleteRepoWebhooks(tx, repo.id);
       deleteRepoSecrets(tx, repo.id);
       deleteRepoVariables(tx, repo.id);
+      actionFiles = removeRepoActionsInTx(tx, repo.id);
       repos.deleteRepoRow(tx, repo.id);
       recountOrgLabels(tx, repo.ownerId);
       if (doer) repoEvents.emit(tx, env, { kind: "deleted", repo, owner, doer });
@@ -63,6 +66,7 @@ function removeRepoAndData(env: Env, owner: UserRow, repo: RepoRow, doer?: Doer)
   if (moved) removeRepo(trash);
   // The attachment rows went with the repository (cascade); their files go now.
   removeAttachmentFiles(env, files);
+  if (actionFiles) removeActionFiles(env, actionFiles);
   removeRepoAvatarFile(env, repo.avatar);
 }
 

@@ -18,6 +18,7 @@ import { parseVisibility } from "./visibility.ts";
 import { orgIdsOfMember, orgsSolelyOwnedBy } from "../../models/org.ts";
 import { deleteOrg } from "../org/org.ts";
 import { removeMember } from "../org/members.ts";
+import { removeOwnerRunnersInTx } from "../actions/removal.ts";
 import { clearFollows } from "../../models/follow.ts";
 
 export interface CreateUserInput {
@@ -212,6 +213,7 @@ export function deleteUser(env: Env, doer: UserRow | undefined, target: UserRow,
     deleteOwnerWebhooks(tx, target.id);
     deleteOwnerSecrets(tx, target.id);
     deleteOwnerVariables(tx, target.id);
+    removeOwnerRunnersInTx(tx, target.id);
     users.deleteUserRow(tx, target.id);
   });
 }
