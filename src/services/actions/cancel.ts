@@ -57,7 +57,7 @@ export function rerun(env: Env, run: ActionRunRow, onlyJob?: ActionRunJobRow): v
       stoppedUnix: 0,
       updatedUnix: now,
     });
-    settleRun(env, tx, run.id, chosen.map((j) => j.id), now);
+    settleRun(env, tx, run.id, chosen.map((j) => j.id), now, { rerun: true, statusBefore: current.status });
   });
   bumpTasksVersion();
 }

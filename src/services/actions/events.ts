@@ -6,7 +6,21 @@ import { createChannel } from "../events/channel.ts";
  */
 export type ActionsEvent =
   | { kind: "run-created"; runId: number }
-  /** Jobs of the run changed state; `runStatusBefore` tells whether the run's own state moved. */
-  | { kind: "jobs-changed"; runId: number; jobIds: number[]; runStatusBefore: number };
+  /**
+   * Jobs of the run changed state: each job's state and the run's as this change left them (the
+   * event is handled after later changes may have moved them again), the run's before, and whether
+   * a re-run made the change.
+   */
+  | {
+      kind: "jobs-changed";
+      runId: number;
+      jobIds: number[];
+      jobStatuses: Record<string, number>;
+      runStatusBefore: number;
+      runStatus: number;
+      /** This change started the run (its first job began; again after a re-run). */
+      runStarted?: boolean;
+      rerun?: boolean;
+    };
 
 export const actionsEvents = createChannel<ActionsEvent>("actions events");

@@ -49,7 +49,8 @@ function needsContext(tx: Tx, needed: ActionRunJobRow[]): Record<string, unknown
  * their next member go. Everything that changed is recorded on the actions channel in the same
  * transaction.
  */
-export function settleRun(env: Env, tx: Tx, runId: number, changedJobIds: number[], now: number, depth = 0): void {
+export function settleRun(env: Env, tx: Tx, runId: number, changedJobIds: number[], now: number, opts: { depth?: number; rerun?: boolean; statusBefore?: number } = {}): void {
+  const depth = opts.depth ?? 0;
   const run = runs.runById(tx, runId);
   if (!run) return;
   const jobs = runs.jobsOfRun(tx, runId);
@@ -81,11 +82,22 @@ export function settleRun(env: Env, tx: Tx, runId: number, changedJobIds: number
       if (next !== ActionStatus.Blocked) moved = true;
     }
   }
-  const before = run.status;
+  const before = opts.statusBefore ?? run.status;
+  const hadStarted = run.startedUnix !== 0;
   updateRunStatus(tx, run, jobs, now);
   if (woke) bumpTasksVersion();
   if (changed.size > 0 || before !== run.status) {
-    actionsEvents.emit(tx, env, { kind: "jobs-changed", runId, jobIds: [...changed], runStatusBefore: before });
+    const jobStatuses = Object.fromEntries(jobs.filter((j) => changed.has(j.id)).map((j) => [String(j.id), j.status]));
+    actionsEvents.emit(tx, env, {
+      kind: "jobs-changed",
+      runId,
+      jobIds: [...changed],
+      jobStatuses,
+      runStatusBefore: before,
+      runStatus: run.status,
+      ...(!hadStarted && run.startedUnix !== 0 ? { runStarted: true } : {}),
+      ...(opts.rerun ? { rerun: true } : {}),
+    });
   }
   // Members that finished free their groups.
   const freed = jobs.filter((j) => changed.has(j.id) && isDone(j.status) && j.concurrencyGroup).map((j) => j.concurrencyGroup);
@@ -93,7 +105,7 @@ export function settleRun(env: Env, tx: Tx, runId: number, changedJobIds: number
   if (freed.length > 0) for (const id of releaseGroups(tx, run.repoId, freed, now)) touched.add(id);
   touched.delete(runId);
   // Each further run settles once; the depth bound only guards against a cycle of groups.
-  if (depth < 8) for (const id of touched) settleRun(env, tx, id, [], now, depth + 1);
+  if (depth < 8) for (const id of touched) settleRun(env, tx, id, [], now, { depth: depth + 1 });
 }
 
 function updateRunStatus(tx: Tx, run: ActionRunRow, jobs: ActionRunJobRow[], now: number): void {

@@ -10,6 +10,7 @@ import { OutboundRefused, OutboundUnusable, outboundFetch, type OutboundPolicy, 
 import type { Job, JobResult } from "../../queue/work-queue.ts";
 import type { HookEventType } from "./event-types.ts";
 import { formatDelivery } from "./formats/index.ts";
+import { UnsupportedEventError } from "./formats/convert.ts";
 import { openAuthorization } from "./auth-header.ts";
 import { requeueDeferred, type DeliveryItem } from "./enqueue.ts";
 import { MAX_BACKOFF_MS } from "./delivery-queue.ts";
@@ -221,7 +222,12 @@ async function attempt(env: Env, hook: WebhookRow, task: HookTaskRow): Promise<A
     const message = (err as Error)?.message ?? String(err);
     response = { status: 0, headers: {}, body: `Delivery: ${message}`, error: message };
     // A refused host, or a request that cannot be built or sent anywhere, fails the same way next time.
-    const final = err instanceof OutboundRefused || err instanceof OutboundUnusable || err instanceof RequestError || err instanceof SyntaxError;
+    const final =
+      err instanceof OutboundRefused ||
+      err instanceof OutboundUnusable ||
+      err instanceof RequestError ||
+      err instanceof SyntaxError ||
+      err instanceof UnsupportedEventError;
     outcome = { ok: false, retry: !final };
   }
   return {

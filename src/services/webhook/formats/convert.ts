@@ -86,7 +86,7 @@ export function convertPayload<T>(c: Convertor<T>, event: HookEventType, payload
       return c.status(p);
     case "workflow_run":
     case "workflow_job":
-      // hearth runs no Actions, so nothing fires these; a chat type has no message for them.
+      // Gitea's chat types have no message for Actions' events: the delivery fails, and is not retried.
       throw new UnsupportedEventError(event);
   }
 }

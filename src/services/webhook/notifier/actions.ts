@@ -9,7 +9,6 @@ import { ActionStatus, UserType } from "../../../db/schema/index.ts";
 import { anyHookWants, currentRepo } from "../sources.ts";
 import { toAPIWorkflow, toAPIWorkflowJob, toAPIWorkflowRun } from "../../../convert/actions.ts";
 import { toAPIOrganization } from "../../../convert/org.ts";
-import { Lru } from "../../../lib/lru.ts";
 import { fire, repoJson, userJson } from "./common.ts";
 
 /**
@@ -37,29 +36,6 @@ export function workflowJobAction(status: number): string {
   return "";
 }
 
-/**
- * What each run and job was last announced as. The channel's events name what changed and are
- * handled after their commits, so two changes in quick succession (a task picked, then finished)
- * both find the later state; it is announced once, as Gitea announces each change once. A
- * re-run's job is told apart by its attempt, a re-run's run by its jobs' attempts.
- */
-const announced = new WeakMap<Env, Lru<string>>();
-function announcements(env: Env): Lru<string> {
-  let seen = announced.get(env);
-  if (!seen) announced.set(env, (seen = new Lru<string>(4096)));
-  return seen;
-}
-
-function firstTime(env: Env, key: string, state: string): boolean {
-  const seen = announcements(env);
-  if (seen.get(key) === state) return false;
-  seen.set(key, state);
-  return true;
-}
-
-/** A run's attempt, as far as its jobs tell: a re-run's jobs take their next attempt. */
-const runAttempt = (env: Env, item: RunItem) => Math.max(0, ...jobsOfRun(env.db, item.run.id).map((j) => j.attempt));
-
 function organizationOf(env: Env, owner: UserRow): Record<string, unknown> {
   return owner.type === UserType.Organization ? { organization: toAPIOrganization(env.settings, owner) } : {};
 }
@@ -69,21 +45,13 @@ function organizationOf(env: Env, owner: UserRow): Record<string, unknown> {
  * `requested` when it is created (or re-run), `in_progress` when it starts running, `completed`
  * when its last job is done. A run going back to waiting between two jobs is not announced.
  */
-function runAnnouncement(before: number, now: number): string | undefined {
-  const action = workflowRunAction(now);
-  if (!action || action === workflowRunAction(before)) return undefined;
-  if (action === "requested" && !isDone(before)) return undefined;
+function runAnnouncement(e: Extract<ActionsEvent, { kind: "jobs-changed" }>): string | undefined {
+  const action = workflowRunAction(e.runStatus);
+  if (!action || action === workflowRunAction(e.runStatusBefore)) return undefined;
+  if (action === "requested" && !isDone(e.runStatusBefore)) return undefined;
+  // Back to running after waiting between two jobs is not a new start.
+  if (action === "in_progress" && !e.runStarted) return undefined;
   return action;
-}
-
-/**
- * A re-run sets its run waiting before it records the change, so the event's state before is
- * already waiting: a waiting run last announced as completed was re-run (Gitea's Rerun announces
- * it requested).
- */
-function rerunAnnouncement(env: Env, item: RunItem): string | undefined {
-  if (workflowRunAction(item.run.status) !== "requested") return undefined;
-  return announcements(env).get(`run:${item.run.id}`)?.startsWith("completed/") ? "requested" : undefined;
 }
 
 /** The channel's subscriber (index.ts): run-created announces the run, then its jobs; jobs-changed the jobs, then the run if it moved. */
@@ -96,16 +64,19 @@ export async function onActionsEvent(env: Env, e: ActionsEvent): Promise<void> {
   if (!wantsRun && !wantsJob) return;
   const run = findRun(env, where.repo.id, e.runId);
   if (!run) return;
+  // The states this change left (the rows may have moved on since): a re-run is requested again.
   const jobIds = e.kind === "run-created" ? jobsOfRun(env.db, run.run.id).map((j) => j.id) : e.jobIds;
-  const announce = e.kind === "run-created" ? "requested" : (runAnnouncement(e.runStatusBefore, run.run.status) ?? rerunAnnouncement(env, run));
+  const announce = e.kind === "run-created" ? "requested" : e.rerun ? "requested" : runAnnouncement(e);
+  const runAsChanged = e.kind === "jobs-changed" ? { ...run, run: { ...run.run, status: e.runStatus } } : run;
   if (e.kind === "run-created" && wantsRun) await sendRun(env, where.repo, where.owner, run, "requested");
   if (wantsJob) {
     for (const id of jobIds) {
       const job = findJob(env, run.run.repoId, id);
-      if (job) await sendJob(env, where.repo, where.owner, run.triggerUser, job);
+      const status = e.kind === "jobs-changed" ? e.jobStatuses[String(id)] : undefined;
+      if (job) await sendJob(env, where.repo, where.owner, run.triggerUser, status === undefined ? job : { ...job, job: { ...job.job, status } });
     }
   }
-  if (e.kind === "jobs-changed" && announce && wantsRun) await sendRun(env, where.repo, where.owner, run, announce);
+  if (e.kind === "jobs-changed" && announce && wantsRun) await sendRun(env, where.repo, where.owner, runAsChanged, announce);
 }
 
 function findRun(env: Env, repoId: number, runId: number): RunItem | undefined {
@@ -130,7 +101,6 @@ function findJob(env: Env, repoId: number, jobId: number): JobItem | undefined {
  * announced, as Gitea's GetActionWorkflow fails and it logs and returns.
  */
 async function sendRun(env: Env, repo: RepoRow, owner: UserRow, item: RunItem, action: string): Promise<void> {
-  if (!firstTime(env, `run:${item.run.id}`, `${action}/${runAttempt(env, item)}`)) return;
   let workflow;
   try {
     workflow = toAPIWorkflow(env.settings, { repo, owner }, await getWorkflow(env, { repo, owner }, item.run.workflowId));
@@ -151,7 +121,6 @@ async function sendRun(env: Env, repo: RepoRow, owner: UserRow, item: RunItem, a
 
 /** Gitea's WorkflowJobStatusUpdate: the job with its latest task's steps and runner. */
 async function sendJob(env: Env, repo: RepoRow, owner: UserRow, sender: UserRow, item: JobItem): Promise<void> {
-  if (!firstTime(env, `job:${item.job.id}`, `${item.job.status}/${item.job.attempt}`)) return;
   const payload = {
     action: workflowJobAction(item.job.status),
     workflow_job: toAPIWorkflowJob(env.settings, item),
