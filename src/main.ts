@@ -13,6 +13,7 @@ const COMMANDS: { name: string; description: string; load: () => Promise<Command
   { name: "web", description: "Start the hearth web server", load: async () => (await import("./cli/web.ts")).webCommand },
   { name: "admin", description: "Perform common administrative operations", load: async () => (await import("./cli/admin.ts")).adminCommand },
   { name: "generate", description: "Generate secrets and keys", load: async () => (await import("./cli/generate.ts")).generateCommand },
+  { name: "actions", description: "Manage Gitea Actions", load: async () => (await import("./cli/actions.ts")).actionsCommand },
   { name: hookCommand.name, description: hookCommand.description, load: async () => hookCommand },
   {
     name: "dump-repo",

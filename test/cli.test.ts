@@ -271,6 +271,38 @@ describe("admin user commands", () => {
   });
 });
 
+describe("actions generate-runner-token", () => {
+  test("a registration token for the instance, an owner or a repository, kept until a runner uses it", async () => {
+    const dir = workDir();
+    await ok(dir, ["admin", "user", "create", "--admin", "--username", "root", "--email", "root@example.com", "--password", "password123"]);
+    const site = await ok(dir, ["actions", "generate-runner-token"]);
+    const [again, owner, missing, bad] = await Promise.all([
+      ok(dir, ["actions", "generate-runner-token", "--scope", ""]),
+      ok(dir, ["actions", "generate-runner-token", "-s", "root"]),
+      fails(dir, ["actions", "generate-runner-token", "-s", "nobody/nothing"]),
+      fails(dir, ["actions", "generate-runner-token", "-s", "a/b/c"]),
+    ]);
+    expect(site).toMatch(/^[0-9a-f]{40}\n$/);
+    // The same unused token until a runner registers with it.
+    expect(again).toBe(site);
+    expect(owner).toMatch(/^[0-9a-f]{40}\n$/);
+    expect(owner).not.toBe(site);
+    expect(missing.code).toBe(1);
+    expect(missing.reason).toContain("nobody");
+    expect(bad.code).toBe(1);
+    const db = new Database(join(dir, "data", "hearth.db"), { readonly: true });
+    try {
+      const rows = db.query<{ owner_id: number; repo_id: number }, []>("SELECT owner_id, repo_id FROM action_runner_token ORDER BY id").all();
+      expect(rows).toEqual([
+        { owner_id: 0, repo_id: 0 },
+        { owner_id: 1, repo_id: 0 },
+      ]);
+    } finally {
+      db.close();
+    }
+  });
+});
+
 describe("web", () => {
   test("serves the API on a real socket, works with users made by the CLI, and exits 0 on SIGTERM", async () => {
     const dir = workDir();

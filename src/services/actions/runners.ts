@@ -7,6 +7,8 @@ import { runnerBusy } from "../../models/actions-task.ts";
 import { constantTimeEqual, hashToken, newAccessToken } from "../../crypto/token.ts";
 import { nowUnix } from "../../lib/time.ts";
 import { NotFound } from "../../lib/errors.ts";
+import { getUserByName } from "../../models/user.ts";
+import { getRepoByOwner } from "../../models/repo.ts";
 
 export type { RunnerLevel } from "../../models/actions-runner.ts";
 import type { RunnerLevel } from "../../models/actions-runner.ts";
@@ -171,4 +173,21 @@ export function getRunner(env: Env, level: RunnerLevel, id: number): RunnerView 
 export function deleteRunner(env: Env, level: RunnerLevel, id: number): void {
   const { runner } = getRunner(env, level, id);
   writeTx(env.db, (tx) => model.deleteRunner(tx, runner.id));
+}
+
+/**
+ * The level a `gitea actions generate-runner-token --scope` names: "" the instance, `owner` a
+ * user or organization, `owner/repo` a repository (Gitea's GenerateActionsRunnerToken).
+ */
+export function runnerLevelOfScope(env: Env, scope: string): RunnerLevel {
+  const s = scope.trim();
+  if (!s) return { site: true };
+  const [ownerName, repoName, extra] = s.split("/");
+  if (extra !== undefined || !ownerName) throw new NotFound(`bad scope ${JSON.stringify(scope)}: expected owner or owner/repo`);
+  const owner = getUserByName(env.db, ownerName);
+  if (!owner) throw new NotFound(`user redirect does not exist [name: ${ownerName}]`);
+  if (repoName === undefined) return { ownerId: owner.id };
+  const repo = getRepoByOwner(env.db, owner.id, repoName);
+  if (!repo) throw new NotFound(`repository does not exist [name: ${ownerName}/${repoName}]`);
+  return { repoId: repo.id };
 }
