@@ -1,4 +1,4 @@
-import { and, asc, count, eq, like, lt, or, type SQL } from "drizzle-orm";
+import { and, asc, count, countDistinct, eq, like, lt, max, or, sum, type SQL } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
 import { actionArtifacts, type ActionArtifactRow } from "../db/schema/index.ts";
 
@@ -133,4 +133,36 @@ export function artifactFilesOf(tx: Tx, where: { runId: number } | { repoId: num
     .all()
     .map((r) => r.path)
     .filter(Boolean);
+}
+
+/** A run's artifact of one name as its page lists it: all its files' sizes summed, its highest status (expired wins). */
+export interface ArtifactMeta {
+  name: string;
+  size: number;
+  status: number;
+}
+
+/**
+ * Gitea's ListUploadedArtifactsMeta: a run's uploaded or expired artifacts, one row per name (a v3
+ * artifact has a row per file), by name; at most `limit` names (or only `name`), and how many there are.
+ */
+export function uploadedArtifactsMeta(tx: Tx, f: { repoId: number; runId: number; name?: string }, limit: number): { rows: ArtifactMeta[]; total: number } {
+  const conds: SQL[] = [
+    eq(actionArtifacts.repoId, f.repoId),
+    eq(actionArtifacts.runId, f.runId),
+    or(eq(actionArtifacts.status, ArtifactStatus.UploadConfirmed), eq(actionArtifacts.status, ArtifactStatus.Expired))!,
+  ];
+  if (f.name !== undefined) conds.push(eq(actionArtifacts.artifactName, f.name));
+  const where = and(...conds);
+  const rows = tx
+    .select({ name: actionArtifacts.artifactName, size: sum(actionArtifacts.fileSize).mapWith(Number), status: max(actionArtifacts.status) })
+    .from(actionArtifacts)
+    .where(where)
+    .groupBy(actionArtifacts.artifactName)
+    .orderBy(asc(actionArtifacts.artifactName))
+    .limit(limit)
+    .all()
+    .map((r) => ({ name: r.name, size: r.size, status: r.status ?? ArtifactStatus.UploadConfirmed }));
+  const total = tx.select({ n: countDistinct(actionArtifacts.artifactName) }).from(actionArtifacts).where(where).get()?.n ?? 0;
+  return { rows, total };
 }

@@ -142,4 +142,6 @@ export const webRoutes: readonly WebRoute[] = [
   { method: "GET", path: "/:owner/:repo/actions/runs/:run/jobs/:job", load: actionsRun, name: "viewJob" },
   { method: "GET", path: "/:owner/:repo/actions/runs/:run/jobs/:job/logs", load: actionsRun, name: "jobLogs" },
   { method: "POST", path: "/:owner/:repo/actions/runs/:run/jobs/:job/rerun", load: actionsRun, name: "rerunJob" },
+  { method: "GET", path: "/:owner/:repo/actions/runs/:run/artifacts/:artifact_name", load: actionsRun, name: "downloadArtifact" },
+  { method: "POST", path: "/:owner/:repo/actions/runs/:run/artifacts/:artifact_name/delete", load: actionsRun, name: "deleteArtifact" },
 ];

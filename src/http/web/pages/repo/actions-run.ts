@@ -1,7 +1,8 @@
 /**
  * One workflow run (Gitea's actions.View, templates/repo/actions/view.tmpl, whose Vue component
  * hearth renders on the server): the run with its jobs, one job with its steps and their log
- * rows, a job's raw log, and the cancel and re-run buttons for those who may write Actions.
+ * rows, a job's raw log, the run's artifacts (listed, downloaded as zips, deleted), and the
+ * cancel and re-run buttons for those who may write Actions.
  * `{run}` is the run's number in the repository (or `latest`), `{job}` the job's place in the run.
  * A run that is still going refreshes itself every few seconds (a meta refresh: no scripts).
  */
@@ -13,6 +14,9 @@ import type { ActionRunJobRow } from "../../../../db/schema/index.ts";
 import { duration, isDone } from "../../../../services/actions/status.ts";
 import { ActionStatus, jobLogText, jobOfRun, jobStepsForWeb, requireActionsPages, runForWeb, type RunView, type StepLog } from "../../../../services/actions/web-views.ts";
 import { cancelRunByIndex, rerunByIndex } from "../../../../services/actions/web-actions.ts";
+import { deleteRunArtifacts, runArtifactDownload, runArtifactsForWeb } from "../../../../services/actions/web-artifacts.ts";
+import { fileSize } from "../../../../lib/file-size.ts";
+import { userContentHeaders } from "../../../user-content.ts";
 import type { RepoContext } from "../../../../services/repo/lookup.ts";
 import { page, type PageContext } from "../../page.ts";
 import { actionStatusBadge, actionStatusIcon, durationText, isLive, statusWords } from "../../views/action-status.ts";
@@ -134,7 +138,8 @@ export const viewRun = page({
       html`${runHead(ctx, view, now)}
 <div class="box"><table class="list run-jobs"><caption class="sr-only">Jobs</caption>
 <thead><tr><th scope="col"><span class="sr-only">State</span></th><th scope="col">Job</th><th scope="col">Status</th><th scope="col" class="duration">Duration</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
-<tbody>${rows.length ? rows : html`<tr><td colspan="5" class="empty">This run has no jobs.</td></tr>`}</tbody></table></div>`,
+<tbody>${rows.length ? rows : html`<tr><td colspan="5" class="empty">This run has no jobs.</td></tr>`}</tbody></table></div>
+${artifactsBox(ctx, view)}`,
     );
   },
 });
@@ -270,5 +275,90 @@ export const rerunJob = page({
     const index = postedRun(ctx);
     const jobIndex = jobParam(ctx);
     return rerunAnswer(ctx, index, () => rerunByIndex(ctx.env, ctx.repo, index, jobIndex), "The job will run again.");
+  },
+});
+
+// ── artifacts ──
+
+/** A file's outline (octicon-file), for an artifact's row. */
+const fileIcon = html`<svg class="octicon" viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" focusable="false" fill="none" stroke="currentColor" stroke-width="1.5" stroke-linejoin="round"><path d="M3.75 1.75h5.5l3 3v9.5h-8.5z"/><path d="M9.25 1.75v3h3"/></svg>`;
+
+/**
+ * The run's artifacts (Gitea's view lists them beside the jobs): each name with its size, a link
+ * to its zip unless it expired, and for writers of a finished run a delete button.
+ */
+function artifactsBox(ctx: PageContext & { repo: RepoContext }, view: RunView): Html {
+  const { items, total } = runArtifactsForWeb(ctx.env, ctx.repo, view.run);
+  if (items.length === 0) return html``;
+  const href = `${runHref(repoPath(ctx.base, ctx.repo), view.run)}/artifacts`;
+  // Gitea's CanDeleteArtifact: a writer of the Actions unit, once the run is done.
+  const canDelete = ctx.repo.perm.canWrite("actions") && isDone(view.run.status);
+  const rows = items.map((a) => {
+    const at = `${href}/${encodeURIComponent(a.name)}`;
+    const name = a.expired
+      ? html`<span class="artifact-name muted">${fileIcon}<span>${a.name}</span></span> <span class="tag">Expired</span>`
+      : html`<a class="artifact-name" href="${at}" rel="nofollow">${fileIcon}<span>${a.name}</span></a>`;
+    const del =
+      canDelete && !a.expired
+        ? postForm(ctx.state, `${at}/delete`, html`<button type="submit" class="small-button danger">Delete<span class="sr-only"> ${a.name}</span></button>`, html` class="inline"`)
+        : "";
+    return html`<tr><td class="name">${name}</td><td class="artifact-size">${fileSize(a.size)}</td><td class="artifact-actions">${del}</td></tr>`;
+  });
+  const more = total > items.length ? html`<p class="muted small artifacts-more">${total - items.length} more artifacts are not listed here.</p>` : "";
+  return html`<section class="box run-artifacts" aria-labelledby="run-artifacts-title">
+<header><h2 id="run-artifacts-title">Artifacts</h2><span class="muted small">Produced during this run</span></header>
+<table class="list" aria-labelledby="run-artifacts-title">
+<thead><tr><th scope="col">Name</th><th scope="col" class="artifact-size">Size</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
+<tbody>${rows}</tbody></table>${more}</section>`;
+}
+
+/** A stream pulling the generator's bytes as the client takes them; a client that leaves stops it (its files close). */
+function pulledFrom(gen: AsyncGenerator<Uint8Array>): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    async pull(c) {
+      const r = await gen.next();
+      if (r.done) c.close();
+      else c.enqueue(r.value);
+    },
+    async cancel() {
+      await gen.return(undefined);
+    },
+  });
+}
+
+/**
+ * `/actions/runs/{run}/artifacts/{artifact_name}`: the artifact as a zip (Gitea's
+ * ArtifactsDownloadView); scripts may fetch it with a token, as Gitea's web accepts on downloads.
+ */
+export const downloadArtifact = page({
+  access: { scope: "repository", signIn: false, repo: { read: "actions" } },
+  acceptsTokens: true,
+  handler(ctx) {
+    const { env, repo: rc } = ctx;
+    requireActionsPages(env, rc);
+    const view = runForWeb(env, rc, runParam(ctx));
+    const dl = runArtifactDownload(env, rc, view.run, ctx.params.artifact_name ?? "");
+    const headers = userContentHeaders(env.settings, { contentType: "application/zip", filename: dl.fileName, disposition: "attachment", cachePublic: false });
+    headers.set("Last-Modified", new Date(dl.modified * 1000).toUTCString());
+    if (dl.kind === "file") {
+      headers.set("Content-Length", String(dl.size));
+      return new Response(Bun.file(dl.path), { headers });
+    }
+    return new Response(pulledFrom(dl.body), { headers });
+  },
+});
+
+/** `/actions/runs/{run}/artifacts/{artifact_name}/delete`: the artifact goes to the deletion sweep. */
+export const deleteArtifact = page({
+  access: writeActions,
+  handler(ctx) {
+    const { env, repo: rc } = ctx;
+    requireActionsPages(env, rc);
+    const index = postedRun(ctx);
+    const view = runForWeb(env, rc, index);
+    const name = ctx.params.artifact_name ?? "";
+    return deleteRunArtifacts(env, rc, view.run, name, nowUnix())
+      ? backToRun(ctx, index, `The artifact “${name}” was deleted.`)
+      : backToRun(ctx, index, `This run has no artifact “${name}” to delete.`, "error");
   },
 });
