@@ -9,7 +9,8 @@ import { CHROMIUM, launchChromium } from "../support/browser.ts";
 import type { MockRunner } from "../support/mock-runner.ts";
 import { WebClient, signedIn, visibleText } from "../support/web.ts";
 import type { ActionRunRow } from "../../src/db/schema/index.ts";
-import { artifactsOfRunNamed, ArtifactStatus } from "../../src/models/actions-artifact.ts";
+import { artifactsOfRunNamed, ArtifactStatus, updateArtifact } from "../../src/models/actions-artifact.ts";
+import { writeTx } from "../../src/db/client.ts";
 import { artifactStore, sweepArtifacts } from "../../src/services/actions/artifacts.ts";
 import { eventsIdle } from "../../src/services/events/bus.ts";
 import { zipEntries, zipEntryData, type RandomAccess } from "../../src/lib/zip.ts";
@@ -225,6 +226,21 @@ describe("downloads", () => {
     }
   });
 
+  test("a v3 artifact whose files would make a zip of 4 GiB or more is refused before anything is sent", async () => {
+    // Announced sizes decide: a gzipped file of the logs said to unpack to 5 GiB.
+    const [gzipped] = artifactsOfRunNamed(t.env.db, publicRun.id, "logs");
+    expect(gzipped!.contentEncoding).toBe("gzip");
+    writeTx(t.env.db, (tx) => updateArtifact(tx, gzipped!.id, { fileSize: 5 * 2 ** 30 }));
+    try {
+      const res = await anon.get(`${runPath()}/artifacts/logs`);
+      expect(res.status).toBe(413);
+      expect(res.headers.get("content-type")).toStartWith("text/html");
+      expect(visibleText(await res.text())).toContain("too large to download as one zip");
+    } finally {
+      writeTx(t.env.db, (tx) => updateArtifact(tx, gzipped!.id, { fileSize: gzipped!.fileSize }));
+    }
+  });
+
   test("a private run's artifacts are hidden from the anonymous, and reach its owner", async () => {
     const path = `/alice/secret/actions/runs/${privateRun.index}`;
     expect((await anon.get(path)).status).toBe(404);
@@ -308,5 +324,32 @@ describe.skipIf(!CHROMIUM)("in Chromium with JavaScript off", () => {
     const saved = readFileSync((await download.path())!);
     expect((await unzipped(new Uint8Array(saved))).get("a.txt")?.toString()).toBe("hello artifact\n");
     await ctx.close();
+  });
+
+  test("axe finds no critical or serious problem on the run page, light or dark, signed in or not", async () => {
+    const problems: string[] = [];
+    for (const scheme of ["light", "dark"] as const) {
+      const ctx = await browser.newContext({ bypassCSP: true, colorScheme: scheme });
+      const page = await ctx.newPage();
+      for (const signIn of [false, true]) {
+        if (signIn) {
+          await page.goto(`${t.baseUrl}user/login`);
+          await page.getByLabel("Username or email address").fill("alice");
+          await page.getByLabel("Password", { exact: true }).fill("password123");
+          await page.getByRole("button", { name: "Sign in" }).click();
+        }
+        await page.goto(`${t.baseUrl}alice/tools/actions/runs/${publicRun.index}`);
+        expect(await page.getByRole("region", { name: "Artifacts" }).isVisible()).toBe(true);
+        await page.addScriptTag({ path: require.resolve("axe-core/axe.min.js") });
+        const result = (await page.evaluate(`axe.run(document, { resultTypes: ["violations"] })`)) as {
+          violations: { id: string; impact: string; nodes: { target: string[] }[] }[];
+        };
+        for (const v of result.violations) {
+          if (v.impact === "critical" || v.impact === "serious") problems.push(`${scheme} ${signIn ? "owner" : "anonymous"}: ${v.id} (${v.impact}) at ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`);
+        }
+      }
+      await ctx.close();
+    }
+    expect(problems).toEqual([]);
   });
 });
