@@ -54,7 +54,8 @@ export function runArtifactDownload(env: Env, rc: RepoContext, run: ActionRunRow
   if (rows.length === 0 || rows.some((a) => a.status !== ArtifactStatus.UploadConfirmed || a.repoId !== rc.repo.id)) throw new NotFound("artifact not found");
   const store = artifactStore(env);
   const fileName = `${name}.zip`;
-  const modified = Math.max(...rows.map((a) => a.updatedUnix || a.createdUnix));
+  // Folded, not spread: a v3 artifact may have more files than a call takes arguments.
+  const modified = rows.reduce((m, a) => Math.max(m, a.updatedUnix || a.createdUnix), 0);
   if (rows.length === 1 && isV4Artifact(rows[0]!)) {
     const path = store.file(rows[0]!.storagePath);
     if (!path) throw new NotFound("artifact not found");
