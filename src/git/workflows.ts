@@ -1,5 +1,5 @@
 import { runGit, GitError } from "./exec.ts";
-import { isObjectId, listTree, readBlob, readEntry } from "./tree.ts";
+import { isObjectId, readBlob, readEntry } from "./tree.ts";
 
 /** Where Gitea looks for workflows, in order: the first directory that exists wins. */
 export const WORKFLOW_DIRS = [".gitea/workflows", ".github/workflows"] as const;
@@ -7,7 +7,7 @@ export const WORKFLOW_DIRS = [".gitea/workflows", ".github/workflows"] as const;
 export interface WorkflowFile {
   /** The directory it was found in (`.gitea/workflows`). */
   dir: string;
-  /** The file's name (`ci.yml`), Gitea's workflow id. */
+  /** The file's path below the directory (`ci.yml`, `deploy/prod.yml`), Gitea's workflow id. */
   name: string;
   content: string;
 }
@@ -16,26 +16,39 @@ export interface WorkflowFile {
 const MAX_WORKFLOW_BYTES = 1024 * 1024;
 
 /**
- * Gitea's ListWorkflows + GetContentFromEntry: the `.yml`/`.yaml` files directly in the first of
- * the workflow directories that exists at `commit`, with their contents.
+ * Gitea's ListWorkflows + GetContentFromEntry: the `.yml`/`.yaml` files in the first of the
+ * workflow directories that exists at `commit`, at any depth (Gitea lists the directory
+ * recursively), with their contents; a file's name is its path below the directory.
  */
 export async function readWorkflowFiles(gitDir: string, commit: string): Promise<WorkflowFile[]> {
   for (const dir of WORKFLOW_DIRS) {
     const entry = await readEntry(gitDir, commit, dir);
     if (!entry || entry.type !== "tree") continue;
     const files: WorkflowFile[] = [];
-    for (const e of await listTree(gitDir, entry.oid, dir)) {
-      if (e.type !== "blob" || !/\.ya?ml$/i.test(e.name) || e.size > MAX_WORKFLOW_BYTES) continue;
-      files.push({ dir, name: e.name, content: (await readBlob(gitDir, e.oid)).toString("utf8") });
+    for (const e of await blobsBelow(gitDir, entry.oid)) {
+      if (!/\.ya?ml$/i.test(e.path) || e.size > MAX_WORKFLOW_BYTES) continue;
+      files.push({ dir, name: e.path, content: (await readBlob(gitDir, e.oid)).toString("utf8") });
     }
     return files;
   }
   return [];
 }
 
+/** Every blob below a tree, with its path relative to it and its size. */
+async function blobsBelow(gitDir: string, tree: string): Promise<{ path: string; oid: string; size: number }[]> {
+  const r = await runGit(["ls-tree", "-r", "-l", "-z", "--end-of-options", tree], { gitDir });
+  if (r.code !== 0) throw new GitError(["ls-tree"], r.code, r.stderr);
+  const out: { path: string; oid: string; size: number }[] = [];
+  for (const rec of r.stdout.toString("utf8").split("\0")) {
+    const m = /^\d{6} blob ([0-9a-f]{40,64}) +(\d+)\t([\s\S]*)$/.exec(rec);
+    if (m) out.push({ oid: m[1]!, size: Number(m[2]), path: m[3]! });
+  }
+  return out;
+}
+
 /** One workflow file by name, from whichever workflow directory holds it. */
 export async function readWorkflowFile(gitDir: string, commit: string, name: string): Promise<WorkflowFile | undefined> {
-  if (name.includes("/") || name.startsWith(".")) return undefined;
+  if (name.split("/").some((part) => part === "" || part === "." || part === "..")) return undefined;
   return (await readWorkflowFiles(gitDir, commit)).find((f) => f.name === name);
 }
 

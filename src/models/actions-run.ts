@@ -96,11 +96,16 @@ export function waitingJobs(tx: Tx, scope: { repoId: number; ownerId: number }, 
     .all();
 }
 
+/**
+ * The lists of runs and jobs (Gitea's FindRunOptions and FindRunJobOptions as its API uses them):
+ * the instance's, an owner's or a repository's runs and jobs with the API's filters. A run's
+ * `event` filter is GitHub's name of the event (`trigger_event`), as Gitea's TriggerEvent.
+ */
 export interface RunFilter {
   repoId?: number;
   ownerId?: number;
   workflowId?: string;
-  event?: string;
+  triggerEvent?: string;
   /** A full ref (`refs/heads/main`). */
   ref?: string;
   statuses?: number[];
@@ -108,12 +113,12 @@ export interface RunFilter {
   commitSha?: string;
 }
 
-function runConditions(f: RunFilter): SQL | undefined {
+function runWhere(f: RunFilter): SQL | undefined {
   const conds: SQL[] = [];
   if (f.repoId !== undefined) conds.push(eq(actionRuns.repoId, f.repoId));
   if (f.ownerId !== undefined) conds.push(eq(actionRuns.ownerId, f.ownerId));
   if (f.workflowId !== undefined) conds.push(eq(actionRuns.workflowId, f.workflowId));
-  if (f.event !== undefined) conds.push(eq(actionRuns.event, f.event));
+  if (f.triggerEvent !== undefined) conds.push(eq(actionRuns.triggerEvent, f.triggerEvent));
   if (f.ref !== undefined) conds.push(eq(actionRuns.ref, f.ref));
   if (f.statuses !== undefined) conds.push(f.statuses.length ? inArray(actionRuns.status, f.statuses) : sql`0`);
   if (f.triggerUserId !== undefined) conds.push(eq(actionRuns.triggerUserId, f.triggerUserId));
@@ -121,9 +126,9 @@ function runConditions(f: RunFilter): SQL | undefined {
   return conds.length ? and(...conds) : undefined;
 }
 
-/** Runs newest first, one page, and how many match. */
+/** Runs newest first (Gitea orders runs by id descending), one page, and how many match. */
 export function listRuns(tx: Tx, f: RunFilter, page: { offset: number; limit: number }): { rows: ActionRunRow[]; total: number } {
-  const where = runConditions(f);
+  const where = runWhere(f);
   const rows = tx.select().from(actionRuns).where(where).orderBy(desc(actionRuns.id)).limit(page.limit).offset(page.offset).all();
   const total = tx.select({ n: count() }).from(actionRuns).where(where).get()?.n ?? 0;
   return { rows, total };
@@ -136,7 +141,7 @@ export interface JobFilter {
   statuses?: number[];
 }
 
-/** Jobs newest first, one page, and how many match. */
+/** Jobs in the order they were created (Gitea's FindRunJobOptions has no order of its own), one page, and how many match. */
 export function listJobs(tx: Tx, f: JobFilter, page: { offset: number; limit: number }): { rows: ActionRunJobRow[]; total: number } {
   const conds: SQL[] = [];
   if (f.repoId !== undefined) conds.push(eq(actionRunJobs.repoId, f.repoId));
@@ -144,10 +149,28 @@ export function listJobs(tx: Tx, f: JobFilter, page: { offset: number; limit: nu
   if (f.runId !== undefined) conds.push(eq(actionRunJobs.runId, f.runId));
   if (f.statuses !== undefined) conds.push(f.statuses.length ? inArray(actionRunJobs.status, f.statuses) : sql`0`);
   const where = conds.length ? and(...conds) : undefined;
-  const order = f.runId !== undefined ? asc(actionRunJobs.id) : desc(actionRunJobs.id);
-  const rows = tx.select().from(actionRunJobs).where(where).orderBy(order).limit(page.limit).offset(page.offset).all();
+  const rows = tx.select().from(actionRunJobs).where(where).orderBy(asc(actionRunJobs.id)).limit(page.limit).offset(page.offset).all();
   const total = tx.select({ n: count() }).from(actionRunJobs).where(where).get()?.n ?? 0;
   return { rows, total };
+}
+
+/** The job ids of each run, in order: a job's place among them is its index in the run's pages. */
+export function jobIdsOfRuns(tx: Tx, runIds: number[]): Map<number, number[]> {
+  const out = new Map<number, number[]>();
+  if (runIds.length === 0) return out;
+  const rows = tx
+    .select({ id: actionRunJobs.id, runId: actionRunJobs.runId })
+    .from(actionRunJobs)
+    .where(inArray(actionRunJobs.runId, [...new Set(runIds)]))
+    .orderBy(asc(actionRunJobs.id))
+    .all();
+  for (const r of rows) out.set(r.runId, [...(out.get(r.runId) ?? []), r.id]);
+  return out;
+}
+
+export function jobsByIds(tx: Tx, ids: number[]): Map<number, ActionRunJobRow> {
+  if (ids.length === 0) return new Map();
+  return new Map(tx.select().from(actionRunJobs).where(inArray(actionRunJobs.id, [...new Set(ids)])).all().map((j) => [j.id, j]));
 }
 
 /** Runs of a repository in a concurrency group that have not finished, oldest first. */

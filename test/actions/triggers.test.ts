@@ -125,6 +125,12 @@ describe("jobs", () => {
     expect(states.filter(([n]) => String(n).includes("windows")).every(([, s]) => s === ActionStatus.Waiting)).toBe(true);
   });
 
+  test("a workflow in a folder below the workflows directory runs too, named by its path there", async () => {
+    await put(".gitea/workflows/deploy/nested.yml", wf("  push:\n    paths: ['nested/**']"), "add nested");
+    await put("nested/x", "x\n", "nested please");
+    expect(latest("deploy/nested.yml")?.title).toBe("nested please");
+  });
+
   test("a broken workflow file is skipped; the others still run", async () => {
     await put(".gitea/workflows/broken.yml", "on: push\njobs: [this is not a mapping\n", "add broken");
     await put(".gitea/workflows/fine.yml", wf("  push:\n    paths: ['fine/**']"), "add fine");

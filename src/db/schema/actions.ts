@@ -102,6 +102,7 @@ export const actionRuns = sqliteTable(
   },
   (t) => [
     uniqueIndex("action_run_repo_index_uq").on(t.repoId, t.index),
+    index("action_run_repo_id_idx").on(t.repoId, t.id),
     index("action_run_repo_workflow_idx").on(t.repoId, t.workflowId, t.id),
     index("action_run_owner_idx").on(t.ownerId, t.id),
     index("action_run_status_idx").on(t.status, t.id),

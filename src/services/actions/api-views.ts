@@ -10,7 +10,6 @@ import {
   type RepoRow,
   type UserRow,
 } from "../../db/schema/index.ts";
-import * as api from "../../models/actions-api.ts";
 import * as runs from "../../models/actions-run.ts";
 import * as tasks from "../../models/actions-task.ts";
 import { runnersByIds } from "../../models/actions-runner.ts";
@@ -155,7 +154,7 @@ export interface RunQuery {
  * not exist matches no run (Gitea answers that with a 500).
  */
 export function listRunItems(env: Env, scope: ActionsScope, q: RunQuery, page: { offset: number; limit: number }): { items: RunItem[]; total: number } {
-  const filter: api.ApiRunFilter = { ...scopeFilter(scope) };
+  const filter: runs.RunFilter = { ...scopeFilter(scope) };
   if (q.event) filter.triggerEvent = q.event;
   if (q.branch) filter.ref = `refs/heads/${q.branch}`;
   const statuses = statusesOf(q.status);
@@ -166,7 +165,7 @@ export function listRunItems(env: Env, scope: ActionsScope, q: RunQuery, page: {
     filter.triggerUserId = actor.id;
   }
   if (q.headSha) filter.commitSha = q.headSha;
-  const { rows, total } = api.findRuns(env.db, filter, page);
+  const { rows, total } = runs.listRuns(env.db, filter, page);
   return { items: runItems(env, rows), total };
 }
 
@@ -186,7 +185,7 @@ export function runItem(env: Env, repoId: number, runId: number): RunItem {
 function jobItems(env: Env, rows: ActionRunJobRow[]): JobItem[] {
   const runsById = runs.runsByIds(env.db, rows.map((j) => j.runId));
   const repos = shownRepos(env, rows.map((j) => j.repoId));
-  const order = api.jobIdsOfRuns(env.db, [...runsById.keys()]);
+  const order = runs.jobIdsOfRuns(env.db, [...runsById.keys()]);
   const taskRows = tasks.tasksByIds(env.db, rows.map((j) => j.taskId).filter((id) => id > 0));
   const steps = tasks.stepsOfTasks(env.db, [...taskRows.keys()]);
   const runners = runnersByIds(env.db, [...taskRows.values()].map((t) => t.runnerId));
@@ -214,11 +213,11 @@ export function listJobItems(
   q: { runId?: number; status: readonly string[] },
   page: { offset: number; limit: number },
 ): { items: JobItem[]; total: number } {
-  const filter: api.ApiJobFilter = { ...scopeFilter(scope) };
+  const filter: runs.JobFilter = { ...scopeFilter(scope) };
   if (q.runId !== undefined) filter.runId = q.runId;
   const statuses = statusesOf(q.status);
   if (statuses) filter.statuses = statuses;
-  const { rows, total } = api.findJobs(env.db, filter, page);
+  const { rows, total } = runs.listJobs(env.db, filter, page);
   return { items: jobItems(env, rows), total };
 }
 
@@ -233,7 +232,7 @@ export function jobItem(env: Env, repoId: number, jobId: number): JobItem {
 /** Gitea's ListActionTasks: the repository's tasks newest first. */
 export function listTaskItems(env: Env, rc: Pick<RepoContext, "repo" | "owner">, page: { offset: number; limit: number }): { items: TaskItem[]; total: number } {
   const { rows, total } = tasks.listTasks(env.db, rc.repo.id, page);
-  const jobs = api.jobsByIds(env.db, rows.map((t) => t.jobId));
+  const jobs = runs.jobsByIds(env.db, rows.map((t) => t.jobId));
   const runsById = runs.runsByIds(env.db, [...jobs.values()].map((j) => j.runId));
   const items = rows.flatMap((task) => {
     const job = jobs.get(task.jobId);

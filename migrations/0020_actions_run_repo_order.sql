@@ -1,0 +1,1 @@
+CREATE INDEX `action_run_repo_id_idx` ON `action_run` (`repo_id`,`id`);
