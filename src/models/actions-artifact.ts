@@ -166,3 +166,20 @@ export function uploadedArtifactsMeta(tx: Tx, f: { repoId: number; runId: number
   const total = tx.select({ n: countDistinct(actionArtifacts.artifactName) }).from(actionArtifacts).where(where).get()?.n ?? 0;
   return { rows, total };
 }
+
+/** Whether the retention sweep has work: an uploaded artifact past its time, or one marked for deletion. */
+export function artifactsToSweep(tx: Tx, now: number): boolean {
+  return (
+    tx
+      .select({ id: actionArtifacts.id })
+      .from(actionArtifacts)
+      .where(
+        or(
+          and(eq(actionArtifacts.status, ArtifactStatus.UploadConfirmed), lt(actionArtifacts.expiredUnix, now)),
+          eq(actionArtifacts.status, ArtifactStatus.PendingDeletion),
+        ),
+      )
+      .limit(1)
+      .get() !== undefined
+  );
+}

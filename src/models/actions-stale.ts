@@ -1,6 +1,6 @@
-import { and, asc, eq, inArray, lt, or } from "drizzle-orm";
+import { and, asc, eq, inArray, lt, or, sql } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
-import { ActionStatus, actionRunJobs, actionTasks, type ActionRunJobRow, type ActionTaskRow } from "../db/schema/index.ts";
+import { ActionStatus, actionRunJobs, actionScheduleSpecs, actionTasks, type ActionRunJobRow, type ActionTaskRow } from "../db/schema/index.ts";
 
 /**
  * What Gitea's clear_tasks.go looks for: running tasks a runner stopped reporting on (zombies) or
@@ -37,4 +37,20 @@ export function abandonedJobs(tx: Tx, updatedBefore: number, limit: number): Act
     .orderBy(asc(actionRunJobs.id))
     .limit(limit)
     .all();
+}
+
+/**
+ * Whether a cron tick has anything to do: a schedule spec due, a stale running task, an
+ * abandoned job. One indexed look each, so an idle server's tick costs a read, not the tick.
+ */
+export function actionsWorkDue(tx: Tx, c: { now: number; updatedBefore: number; startedBefore: number; abandonedBefore: number }): boolean {
+  const row = tx.get<{ due: number }>(sql`SELECT (
+    EXISTS (SELECT 1 FROM ${actionScheduleSpecs} WHERE ${actionScheduleSpecs.nextUnix} <= ${c.now})
+    OR EXISTS (SELECT 1 FROM ${actionRunJobs} INNER JOIN ${actionTasks} ON ${actionTasks.id} = ${actionRunJobs.taskId}
+               WHERE ${actionRunJobs.status} = ${ActionStatus.Running} AND ${actionTasks.status} = ${ActionStatus.Running}
+                 AND (${actionTasks.updatedUnix} < ${c.updatedBefore} OR ${actionTasks.startedUnix} < ${c.startedBefore}))
+    OR EXISTS (SELECT 1 FROM ${actionRunJobs} WHERE ${actionRunJobs.status} IN (${ActionStatus.Waiting}, ${ActionStatus.Blocked})
+               AND ${actionRunJobs.updatedUnix} < ${c.abandonedBefore})
+  ) AS due`);
+  return Boolean(row?.due);
 }

@@ -1,6 +1,7 @@
 import type { Env } from "../env.ts";
 import { writeTx } from "../../db/client.ts";
 import { countQueueItems } from "../../models/queue.ts";
+import { artifactsToSweep } from "../../models/actions-artifact.ts";
 import { nowUnix } from "../../lib/time.ts";
 
 /**
@@ -23,11 +24,16 @@ export function queueArtifactSweep(env: Env): void {
   });
 }
 
+/** The clock's sweep: only when there is something to sweep, so an idle server never loads the artifact code. */
+function sweepIfDue(env: Env): void {
+  if (artifactsToSweep(env.db, nowUnix())) queueArtifactSweep(env);
+}
+
 /** The clock stops when the database is gone (the process, or a test's instance, is over); it never keeps the process alive. */
 function startClock(env: Env): void {
   const fire = () => {
     try {
-      queueArtifactSweep(env);
+      sweepIfDue(env);
     } catch {
       return;
     }

@@ -1,6 +1,7 @@
 import type { Env } from "../env.ts";
 import { writeTx } from "../../db/client.ts";
 import { countQueueItems } from "../../models/queue.ts";
+import { actionsWorkDue } from "../../models/actions-stale.ts";
 import { nowUnix } from "../../lib/time.ts";
 import { subscribePayloads, type PayloadSink } from "../webhook/payload-subscription.ts";
 
@@ -23,15 +24,17 @@ const scheduleSink: PayloadSink = {
 };
 
 /**
- * Once the workers start, a clock puts one tick on the queue each minute (none while one is still
- * waiting), where it runs like any background work. The tick is an item only while it is due or
+ * Once the workers start, a clock looks each minute whether the tick has work and then puts one
+ * on the queue (none while one is still waiting), where it runs like any background work. The tick is an item only while it is due or
  * running: a queue that always held one would never be idle. The clock stops when the database
  * is gone (the process, or a test's instance, is over); it never keeps the process alive.
  */
 function startClock(env: Env): void {
   const fire = () => {
     try {
-      if (countQueueItems(env.db, ACTIONS_CRON_QUEUE) === 0) writeTx(env.db, (tx) => void env.queue.put(tx, ACTIONS_CRON_QUEUE, {}));
+      if (tickDue(env, nowUnix()) && countQueueItems(env.db, ACTIONS_CRON_QUEUE) === 0) {
+        writeTx(env.db, (tx) => void env.queue.put(tx, ACTIONS_CRON_QUEUE, {}));
+      }
     } catch {
       return;
     }
@@ -39,6 +42,17 @@ function startClock(env: Env): void {
   };
   const arm = () => setTimeout(fire, untilNextMinute(Date.now())).unref();
   arm();
+}
+
+/** Whether the tick would find work: an idle server's minute costs one read, not the tick's code. */
+function tickDue(env: Env, now: number): boolean {
+  const a = env.settings.actions;
+  return actionsWorkDue(env.db, {
+    now,
+    updatedBefore: now - a.zombieTaskTimeout,
+    startedBefore: now - a.endlessTaskTimeout,
+    abandonedBefore: now - a.abandonedJobTimeout,
+  });
 }
 
 /** Called once per Env; nothing is registered while `[actions] ENABLED` is off. */
