@@ -1,6 +1,6 @@
 /**
  * A second floor for bench/startup.ts: the least a server on hearth's stack can be. `Bun.serve`
- * routing through memoirist (hearth's router, http/router.ts) to one route that answers
+ * routing through hearth's router (http/router.ts) to one route that answers
  * `GET /api/v1/version` with a count read through bun:sqlite from hearth's own database file
  * (STACK_DB), no other module. Compiled as dist/hearth is (`--bytecode`, ESM), so its start-up and
  * idle memory are what Bun, the router and SQLite cost before any of hearth's code.
@@ -8,14 +8,14 @@
  *   STACK_PORT=8082 STACK_DB=data/hearth.db bun bench/stack-floor-server.ts
  */
 import { Database } from "bun:sqlite";
-import { Memoirist } from "memoirist";
+import { Router } from "../src/http/router.ts";
 import { exitOnSignal } from "./lib/floor-exit.ts";
 
 const db = new Database(process.env.STACK_DB ?? ":memory:");
 db.exec("PRAGMA journal_mode = WAL");
 const tables = db.query<{ n: number }, []>("SELECT count(*) AS n FROM sqlite_schema");
 
-const router = new Memoirist<() => Response>();
+const router = new Router();
 router.add("GET", "/api/v1/version", () => Response.json({ version: "stack-floor", tables: tables.get()?.n ?? 0 }));
 
 const server = Bun.serve({
@@ -24,7 +24,7 @@ const server = Bun.serve({
   fetch(request) {
     const url = new URL(request.url);
     const found = router.find(request.method, url.pathname);
-    return found ? found.store() : new Response("404 page not found\n", { status: 404 });
+    return found ? found.handler(request, found.params) : new Response("404 page not found\n", { status: 404 });
   },
 });
 

@@ -1,7 +1,7 @@
 /**
  * Start-up time and memory of dist/hearth (see bench/README.md), against a compiled bare
  * `Bun.serve` (bench/baseline-server.ts) measured in the same run, on 127.0.0.1 only (start-up and idle
- * memory also of bench/stack-floor-server.ts, Bun.serve + memoirist + bun:sqlite with one route: the
+ * memory also of bench/stack-floor-server.ts, Bun.serve + router + bun:sqlite with one route: the
  * stack's own floor):
  *
  *   1. start-up: spawn -> first 200 from /api/v1/version (polled every 2 ms), with a fresh work
@@ -189,7 +189,7 @@ async function main() {
   const floorBin = join(tmp, "baseline-server");
   await run([BUN, "build", "--compile", join(import.meta.dir, "baseline-server.ts"), "--outfile", floorBin]);
   const floorSize = statSync(floorBin).size;
-  // The stack's own floor: Bun.serve + memoirist + bun:sqlite and one route, compiled as dist/hearth is.
+  // The stack's own floor: Bun.serve + router + bun:sqlite and one route, compiled as dist/hearth is.
   const stackBin = join(tmp, "stack-floor-server");
   await run([BUN, "build", "--compile", "--bytecode", "--format=esm", join(import.meta.dir, "stack-floor-server.ts"), "--outfile", stackBin]);
   let gitHead = "?";
@@ -246,7 +246,7 @@ async function main() {
       },
     ]),
     {
-      label: "Bun.serve + memoirist + bun:sqlite, one route (compiled), stack floor",
+      label: "Bun.serve + router + bun:sqlite, one route (compiled), stack floor",
       hearth: false,
       cmd: (port) => ({ cmd: [stackBin], env: { STACK_PORT: String(port), STACK_DB: join(main.dir, "data", "hearth.db") } }),
     },

@@ -9,6 +9,9 @@ describe("Router (http/router.ts)", () => {
   router.add("GET", "/api/v1/repos/:owner/:repo/branches/*", named("branch"));
   router.add("GET", "/api/v1/version", named("version"));
   router.add("HEAD", "/api/v1/only-head", named("head"));
+  router.add("GET", "/:owner/:repo/src", named("src"));
+  router.add("GET", "/:owner/:repo/src/*", named("src-path"));
+  router.add("GET", "/v2/", named("v2-root"));
 
   const match = async (method: string, path: string) => {
     const m = router.find(method, path);
@@ -38,6 +41,15 @@ describe("Router (http/router.ts)", () => {
     expect(await match("HEAD", "/api/v1/version")).toEqual({ tag: "version", params: {} });
     expect(await match("HEAD", "/api/v1/only-head")).toEqual({ tag: "head", params: {} });
     expect(await match("GET", "/api/v1/only-head")).toBeUndefined();
+    expect(await match("GET", "/api/v1/users/alice/")).toEqual({ tag: "user", params: { username: "alice" } });
+    expect(await match("HEAD", "/api/v1/version/")).toEqual({ tag: "version", params: {} });
+  });
+
+  test("a trailing slash prefers the route without it to a `*` route; routes declared with a slash keep it", async () => {
+    expect(await match("GET", "/o/r/src/")).toEqual({ tag: "src", params: { owner: "o", repo: "r" } });
+    expect(await match("GET", "/o/r/src/a/")).toEqual({ tag: "src-path", params: { owner: "o", repo: "r", "*": "a/" } });
+    expect(await match("GET", "/v2/")).toEqual({ tag: "v2-root", params: {} });
+    expect(await match("GET", "/v2")).toBeUndefined();
   });
 
   test("routes lists what was added, once each", () => {
