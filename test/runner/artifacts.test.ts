@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { makeTestApp } from "../support/app.ts";
+import { quietly, stepEnv as stepEnvFor } from "../support/artifact-client.ts";
 import { MockRunner } from "../support/mock-runner.ts";
 import type { Task } from "../../src/http/runner/gen/runner/v1/messages_pb.ts";
 import { eventsIdle } from "../../src/services/events/bus.ts";
@@ -75,24 +76,7 @@ const buildToken = buildCtx.gitea_runtime_token as string;
 const buildJobId = JSON.parse(Buffer.from(buildToken.split(".")[1]!, "base64url").toString()).JobID as number;
 
 /** The environment act_runner gives a step, for the @actions/artifact client. */
-function stepEnv(token: string): void {
-  process.env.ACTIONS_RUNTIME_TOKEN = token;
-  process.env.ACTIONS_RESULTS_URL = t.baseUrl;
-  process.env.GITHUB_WORKSPACE = mkdtempSync(join(tmpdir(), "hearth-ws-"));
-  // The client refuses GHES hosts; act_runner users run it with the github.com default.
-  process.env.GITHUB_SERVER_URL = "https://github.com";
-}
-
-/** Runs the client without its progress lines (@actions/core writes them to stdout). */
-async function quietly<T>(work: () => Promise<T>): Promise<T> {
-  const write = process.stdout.write;
-  process.stdout.write = (() => true) as typeof process.stdout.write;
-  try {
-    return await work();
-  } finally {
-    process.stdout.write = write;
-  }
-}
+const stepEnv = (token: string) => stepEnvFor(t.baseUrl, token);
 
 /** A twirp call as the client makes it: POST JSON with proto field names and a Bearer token. */
 type AnyJson = Omit<Response, "json"> & { json(): Promise<any> };

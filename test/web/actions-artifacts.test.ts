@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { makeTestApp } from "../support/app.ts";
+import { quietly, stepEnv as stepEnvFor } from "../support/artifact-client.ts";
 import { ownerRunner, pushFiles, waitForRuns } from "../support/actions-pages.ts";
 import { CHROMIUM, launchChromium } from "../support/browser.ts";
 import type { MockRunner } from "../support/mock-runner.ts";
@@ -46,24 +47,7 @@ const V3_TEXT = "hello v3 ".repeat(300);
 const BIG = Buffer.alloc(300_000, 7);
 
 /** The environment act_runner gives a step, for the @actions/artifact client. */
-function stepEnv(token: string): void {
-  process.env.ACTIONS_RUNTIME_TOKEN = token;
-  process.env.ACTIONS_RESULTS_URL = t.baseUrl;
-  process.env.GITHUB_WORKSPACE = mkdtempSync(join(tmpdir(), "hearth-ws-"));
-  // The client refuses GHES hosts; act_runner users run it with the github.com default.
-  process.env.GITHUB_SERVER_URL = "https://github.com";
-}
-
-/** Runs the client without its progress lines (@actions/core writes them to stdout). */
-async function quietly<T>(work: () => Promise<T>): Promise<T> {
-  const write = process.stdout.write;
-  process.stdout.write = (() => true) as typeof process.stdout.write;
-  try {
-    return await work();
-  } finally {
-    process.stdout.write = write;
-  }
-}
+const stepEnv = (token: string) => stepEnvFor(t.baseUrl, token);
 
 /** upload-artifact@v4: the real client zips `files` (relative to a fresh directory) and uploads them. */
 async function uploadV4(token: string, name: string, files: Record<string, Uint8Array | string>, retentionDays?: number): Promise<void> {

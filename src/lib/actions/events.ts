@@ -260,16 +260,9 @@ function matchPush(acts: Record<string, string[]>, trigger: Extract<Trigger, { e
         break;
       }
       case "paths":
-      case "paths-ignore": {
-        if (trigger.changedFiles === undefined) break;
-        const patterns = compiled(vals);
-        if (!patterns) break;
-        const skip = cond === "paths-ignore"
-          ? skipByIgnores(patterns, trigger.changedFiles)
-          : skipByIncludes(patterns, trigger.changedFiles);
-        if (!skip) matched++;
+      case "paths-ignore":
+        if (pathsPass(cond, vals, trigger.changedFiles)) matched++;
         break;
-      }
       default:
         // Gitea warns about an unsupported condition and lets it fail the match.
         break;
@@ -278,6 +271,17 @@ function matchPush(acts: Record<string, string[]>, trigger: Extract<Trigger, { e
   // With both branch and tag filters only one of them needs to match.
   if (hasBranchFilter && hasTagFilter) matched++;
   return matched === conds.length;
+}
+
+/**
+ * A `paths` or `paths-ignore` filter against the changed files: whether it lets the event
+ * through. Unknown files (a new branch) or invalid patterns never do, as in Gitea.
+ */
+function pathsPass(cond: string, vals: string[], files: readonly string[] | undefined): boolean {
+  if (files === undefined) return false;
+  const patterns = compiled(vals);
+  if (!patterns) return false;
+  return !(cond === "paths-ignore" ? skipByIgnores(patterns, files) : skipByIncludes(patterns, files));
 }
 
 const PR_DEFAULT_TYPES = ["opened", "reopened", "synchronize"];
@@ -302,16 +306,9 @@ function matchPullRequest(acts: Record<string, string[]>, trigger: Extract<Trigg
         break;
       }
       case "paths":
-      case "paths-ignore": {
-        if (trigger.changedFiles === undefined) break;
-        const patterns = compiled(vals);
-        if (!patterns) break;
-        const skip = cond === "paths"
-          ? skipByIncludes(patterns, trigger.changedFiles)
-          : skipByIgnores(patterns, trigger.changedFiles);
-        if (!skip) matched++;
+      case "paths-ignore":
+        if (pathsPass(cond, vals, trigger.changedFiles)) matched++;
         break;
-      }
       default:
         break;
     }
