@@ -104,7 +104,7 @@ function tokenPrincipal(
 function taskPrincipal(env: Env, token: string, method: Principal["method"]): Principal | undefined {
   const task = taskOfToken(env, token);
   if (!task) return undefined;
-  return { user: botForTask(task), method, scope: undefined, rawScope: "all" };
+  return { user: botForTask(env, task), method, scope: undefined, rawScope: "all" };
 }
 
 function parseBasic(header: string | null): { user: string; password: string } | undefined {

@@ -136,6 +136,8 @@ export const actionRunJobs = sqliteTable(
     isConcurrencyEvaluated: integer("is_concurrency_evaluated", { mode: "boolean" }).notNull().default(false),
     concurrencyGroup: text("concurrency_group").notNull().default(""),
     concurrencyCancel: integer("concurrency_cancel", { mode: "boolean" }).notNull().default(false),
+    /** The `permissions:` its task's token has (lib/actions/permissions.ts, JSON), "" when none were stated. */
+    tokenPermissions: text("token_permissions").notNull().default(""),
     status: integer("status").notNull(),
     startedUnix: integer("started_unix").notNull().default(0),
     stoppedUnix: integer("stopped_unix").notNull().default(0),

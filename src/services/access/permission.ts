@@ -45,6 +45,19 @@ export interface ActionsTaskGrant {
   taskId: number;
   repoId: number;
   readOnly: boolean;
+  /** The workflow's `permissions:` per unit, when it stated them (never above write, or read when `readOnly`). */
+  units?: Partial<Record<RepoUnit, "none" | "read" | "write">>;
+}
+
+const GRANTED: Record<"none" | "read" | "write", AccessModeValue> = { none: AccessMode.None, read: AccessMode.Read, write: AccessMode.Write };
+
+/** What a task's token may do on its own repository. */
+function taskPermission(grant: ActionsTaskGrant, repo: RepoAccessRow): RepoPermission {
+  const ceiling = grant.readOnly ? AccessMode.Read : AccessMode.Write;
+  if (!grant.units) return new RepoPermission(ceiling, repo);
+  const units = new Map<RepoUnit, AccessModeValue>();
+  for (const unit of UNITS) units.set(unit, Math.min(ceiling, GRANTED[grant.units[unit] ?? "none"]) as AccessModeValue);
+  return new RepoPermission(ceiling, repo, units);
 }
 
 /** The doer as a token with these scopes may act: flagged when the token is public-only. */
@@ -272,7 +285,7 @@ function accountSeesOwner(src: PermissionSource, owner: UserRow, viewer: UserRow
  */
 export function repoPermission(src: PermissionSource, doer: Doer | undefined, repo: RepoAccessRow, owner: UserRow): RepoPermission {
   if (doer?.actionsTask) {
-    if (doer.actionsTask.repoId === repo.id) return new RepoPermission(doer.actionsTask.readOnly ? AccessMode.Read : AccessMode.Write, repo);
+    if (doer.actionsTask.repoId === repo.id) return taskPermission(doer.actionsTask, repo);
     return accountPermission(src, undefined, repo, owner);
   }
   const perm = accountPermission(src, doer, repo, owner);

@@ -4,7 +4,9 @@ import { ActionStatus } from "../../db/schema/index.ts";
 import { taskById, taskByTokenHash } from "../../models/actions-task.ts";
 import { hashToken } from "../../crypto/token.ts";
 import { systemUser } from "../user/profile.ts";
-import type { Doer } from "../access/permission.ts";
+import type { ActionsTaskGrant, Doer } from "../access/permission.ts";
+import { jobById } from "../../models/actions-run.ts";
+import type { TokenPermissions } from "../../lib/actions/permissions.ts";
 
 /** Gitea's ActionsUserID: the reserved account workflows act as. */
 export const ACTIONS_BOT_ID = -2;
@@ -17,9 +19,15 @@ export function actionsBot(): UserRow {
 
 export const isActionsBot = (user: Pick<UserRow, "id"> | undefined): boolean => user?.id === ACTIONS_BOT_ID;
 
-/** The Actions bot acting for one task: what its token, and the pushes it makes, may do. */
-export function botForTask(task: Pick<ActionTaskRow, "id" | "repoId" | "isForkPullRequest">): Doer {
-  return { ...actionsBot(), actionsTask: { taskId: task.id, repoId: task.repoId, readOnly: task.isForkPullRequest } };
+/**
+ * The Actions bot acting for one task: what its token, and the pushes it makes, may do — write on
+ * the task's repository (read for a fork's pull request), narrowed to the job's `permissions:`.
+ */
+export function botForTask(env: Env, task: Pick<ActionTaskRow, "id" | "repoId" | "isForkPullRequest" | "jobId">): Doer {
+  const grant: ActionsTaskGrant = { taskId: task.id, repoId: task.repoId, readOnly: task.isForkPullRequest };
+  const stated = jobById(env.db, task.jobId)?.tokenPermissions;
+  if (stated) grant.units = JSON.parse(stated) as TokenPermissions;
+  return { ...actionsBot(), actionsTask: grant };
 }
 
 /**
@@ -30,7 +38,7 @@ export function pusherOf(env: Env, pusherId: number, taskId: number | undefined,
   if (pusherId !== ACTIONS_BOT_ID) return account(pusherId);
   if (!taskId) return undefined;
   const task = taskById(env.db, taskId);
-  return task && task.status === ActionStatus.Running ? botForTask(task) : undefined;
+  return task && task.status === ActionStatus.Running ? botForTask(env, task) : undefined;
 }
 
 /**

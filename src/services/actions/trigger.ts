@@ -13,6 +13,7 @@ import type { ExpressionContext } from "../../lib/actions/expression.ts";
 import { runTitle } from "../../lib/actions/run-name.ts";
 import { shouldSkipRuns } from "../../lib/actions/skip-ci.ts";
 import { evaluateConcurrency } from "../../lib/actions/concurrency.ts";
+import { jobPermissions } from "../../lib/actions/permissions.ts";
 import { nowUnix } from "../../lib/time.ts";
 import { ACTIONS_BOT_ID } from "./bot.ts";
 import { giteaContext } from "./context.ts";
@@ -337,6 +338,7 @@ async function createRun(env: Env, r: NewRun): Promise<ActionRunRow | undefined>
         needsJson: JSON.stringify(job.needs),
         runsOnJson: JSON.stringify(job.runsOn),
         rawConcurrency: job.concurrency ? JSON.stringify(job.concurrency) : "",
+        tokenPermissions: tokenPermissionsOf(r.workflow, job.jobId),
         // A job with its own group is evaluated and placed in it by settleRun, below.
         status: job.needs.length > 0 || blockedByGroup || job.concurrency ? ActionStatus.Blocked : ActionStatus.Waiting,
         createdUnix: now,
@@ -350,6 +352,13 @@ async function createRun(env: Env, r: NewRun): Promise<ActionRunRow | undefined>
   });
   bumpTasksVersion();
   return run;
+}
+
+/** The `permissions:` a job's token gets (the job's own, else the workflow's), as stored: "" for none stated. */
+function tokenPermissionsOf(workflow: Workflow, jobId: string): string {
+  const job = workflow.jobs.find((j) => j.id === jobId);
+  const perms = jobPermissions(workflow.raw.permissions, job?.raw.permissions);
+  return perms ? JSON.stringify(perms) : "";
 }
 
 /** Re-exported for the scheduler and the dispatch operation, which name one workflow. */

@@ -1,0 +1,1 @@
+ALTER TABLE `action_run_job` ADD `token_permissions` text DEFAULT '' NOT NULL;
