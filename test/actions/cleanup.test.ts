@@ -1,9 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { makeTestApp } from "../support/app.ts";
+import { putFile as putRepoFile, settled as settledActions } from "../support/actions.ts";
 import { MockRunner } from "../support/mock-runner.ts";
-import { eventsIdle } from "../../src/services/events/bus.ts";
-import { refAnnouncementsIdle } from "../../src/services/repo/push-events.ts";
-import { pullSyncIdle } from "../../src/services/pull/push-sync.ts";
 import { registrationToken } from "../../src/services/actions/runners.ts";
 import { listRuns, jobsOfRun, runById } from "../../src/models/actions-run.ts";
 import { stepsOfTask, taskById, updateTask } from "../../src/models/actions-task.ts";
@@ -24,23 +22,8 @@ const token = t.token(alice);
 await t.ok("POST", "/api/v1/user/repos", token, { name: "ci", auto_init: true }, 201);
 const repo = await t.ok("GET", "/api/v1/repos/alice/ci", token);
 
-async function settled(): Promise<void> {
-  for (let i = 0; i < 3; i++) {
-    await refAnnouncementsIdle(t.env);
-    await pullSyncIdle(t.env);
-    await eventsIdle(t.env);
-  }
-}
-
-const b64 = (s: string) => Buffer.from(s).toString("base64");
-async function putFile(path: string, content: string, message: string): Promise<string> {
-  const existing = await t.json("GET", `/api/v1/repos/alice/ci/contents/${path}`, { token });
-  const body = { content: b64(content), message, ...(existing.status === 200 ? { sha: existing.body.sha } : {}) };
-  const res = await t.json(existing.status === 200 ? "PUT" : "POST", `/api/v1/repos/alice/ci/contents/${path}`, { token, body });
-  expect(res.status).toBeOneOf([200, 201]);
-  await settled();
-  return res.body.commit.sha as string;
-}
+const settled = () => settledActions(t);
+const putFile = (path: string, content: string, message: string) => putRepoFile(t, "alice/ci", path, content, token, message);
 
 const latestRun = () => listRuns(t.env.db, { repoId: repo.id }, { offset: 0, limit: 1 }).rows[0]!;
 

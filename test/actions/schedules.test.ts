@@ -1,8 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { makeTestApp } from "../support/app.ts";
-import { eventsIdle } from "../../src/services/events/bus.ts";
-import { refAnnouncementsIdle } from "../../src/services/repo/push-events.ts";
-import { pullSyncIdle } from "../../src/services/pull/push-sync.ts";
+import { putFile as putRepoFile, settled as settledActions } from "../support/actions.ts";
 import { listRuns, jobsOfRun, setWorkflowDisabled } from "../../src/models/actions-run.ts";
 import { schedulesOfRepo, specsOfRepo } from "../../src/models/actions-schedule.ts";
 import { actionsTick } from "../../src/services/actions/tick.ts";
@@ -25,25 +23,9 @@ const token = t.token(alice);
 await t.ok("POST", "/api/v1/user/repos", token, { name: "nightly", auto_init: true }, 201);
 const repo = await t.ok("GET", "/api/v1/repos/alice/nightly", token);
 
-async function settled(): Promise<void> {
-  for (let i = 0; i < 3; i++) {
-    await refAnnouncementsIdle(t.env);
-    await pullSyncIdle(t.env);
-    await eventsIdle(t.env);
-  }
-}
-
+const settled = () => settledActions(t);
 const b64 = (s: string) => Buffer.from(s).toString("base64");
-
-async function putFile(path: string, content: string, message: string, branch?: string): Promise<string> {
-  const q = branch ? `?ref=${branch}` : "";
-  const existing = await t.json("GET", `/api/v1/repos/alice/nightly/contents/${path}${q}`, { token });
-  const body = { content: b64(content), message, ...(branch ? { branch } : {}), ...(existing.status === 200 ? { sha: existing.body.sha } : {}) };
-  const res = await t.json(existing.status === 200 ? "PUT" : "POST", `/api/v1/repos/alice/nightly/contents/${path}`, { token, body });
-  expect(res.status).toBeOneOf([200, 201]);
-  await settled();
-  return res.body.commit.sha as string;
-}
+const putFile = (path: string, content: string, message: string, branch?: string) => putRepoFile(t, "alice/nightly", path, content, token, message, branch);
 
 const runs = () => listRuns(t.env.db, { repoId: repo.id }, { offset: 0, limit: 100 }).rows;
 
