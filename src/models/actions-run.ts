@@ -81,10 +81,14 @@ export function moveJob(tx: Tx, id: number, from: number, patch: Partial<ActionR
 
 /**
  * Jobs waiting for a runner, oldest first, among those a runner may take: of one repository, of
- * one owner's repositories, or any (the instance's runners).
+ * one owner's repositories, or any (the instance's runners); and only those whose every `runs-on`
+ * label is one of `labels`, so jobs for labels no runner has never crowd out the ones it can run.
  */
-export function waitingJobs(tx: Tx, scope: { repoId: number; ownerId: number }, limit: number): ActionRunJobRow[] {
-  const conds: SQL[] = [eq(actionRunJobs.status, ActionStatus.Waiting)];
+export function waitingJobs(tx: Tx, scope: { repoId: number; ownerId: number }, labels: readonly string[], limit: number): ActionRunJobRow[] {
+  const conds: SQL[] = [
+    eq(actionRunJobs.status, ActionStatus.Waiting),
+    sql`NOT EXISTS (SELECT 1 FROM json_each(${actionRunJobs.runsOnJson}) WHERE value NOT IN (SELECT value FROM json_each(${JSON.stringify(labels)})))`,
+  ];
   if (scope.repoId) conds.push(eq(actionRunJobs.repoId, scope.repoId));
   else if (scope.ownerId) conds.push(eq(actionRunJobs.ownerId, scope.ownerId));
   return tx

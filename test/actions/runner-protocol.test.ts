@@ -93,6 +93,29 @@ describe("tasks version", () => {
   });
 });
 
+describe("label matching", () => {
+  test("jobs for labels no runner has never crowd out those a runner can take", async () => {
+    const matrix = Array.from({ length: 40 }, (_, i) => i + 1).join(", ");
+    await putFile(
+      t,
+      "alice/p",
+      ".gitea/workflows/nowhere.yml",
+      `on:\n  push:\n    paths: ['nowhere/**']\njobs:\n  stuck:\n    strategy:\n      matrix:\n        n: [${matrix}]\n    runs-on: no-such-label\n    steps:\n      - run: echo\n`,
+      token,
+      "add nowhere",
+    );
+    const runner = await MockRunner.register(t.baseUrl, { token: regToken(), name: "labels", labels: ["ubuntu-latest"] });
+    // The push that added the file ran one.yml (on every push): done with first.
+    await runner.runTask((await runner.fetchTask()).task!, { steps: [{}] });
+    await putFile(t, "alice/p", "nowhere/x", "x\n", token, "forty stuck jobs");
+    // That push started forty jobs for a label no runner has, then (one.yml sorts after nowhere.yml) one.yml's job.
+    const task = (await runner.fetchTask()).task;
+    expect(task).toBeDefined();
+    expect((task!.context as Record<string, unknown>).job).toBe("one");
+    await runner.runTask(task!, { steps: [{}] });
+  });
+});
+
 describe("ephemeral runners", () => {
   test("take one task and are gone once it is done", async () => {
     const runner = await MockRunner.register(t.baseUrl, { token: regToken(), name: "once", labels: ["ubuntu-latest"], ephemeral: true });
@@ -104,7 +127,9 @@ describe("ephemeral runners", () => {
     await runner.runTask(task, { steps: [{}] });
     expect(() => getRunner(t.env, { repoId: repo.id }, Number(runner.id))).toThrow();
     // The other push's job is still waiting for a runner.
-    const waiting = runsOf(t, repo.id).flatMap((r) => jobsOf(t, r.id)).filter((j) => j.status === ActionStatus.Waiting);
+    const waiting = runsOf(t, repo.id)
+      .flatMap((r) => jobsOf(t, r.id))
+      .filter((j) => j.status === ActionStatus.Waiting && j.runsOnJson === '["ubuntu-latest"]');
     expect(waiting.length).toBe(1);
   });
 });

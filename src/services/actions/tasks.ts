@@ -8,7 +8,7 @@ import { getRepoById } from "../../models/repo.ts";
 import { getUserById } from "../../models/user.ts";
 import { hashToken, newAccessToken } from "../../crypto/token.ts";
 import { nowUnix } from "../../lib/time.ts";
-import { runnerFits } from "./runners.ts";
+import { labelName, runnerFits, runnerLabels } from "./runners.ts";
 import { giteaContext } from "./context.ts";
 import { secretsOfTask, variablesOfRepo } from "./secrets.ts";
 import { createRuntimeToken } from "./runtime-token.ts";
@@ -28,8 +28,8 @@ export interface TaskForRunner {
   needs: Record<string, { outputs: Record<string, string>; result: number }>;
 }
 
-/** Jobs looked at per FetchTask: the oldest waiting ones the runner may take. */
-const CANDIDATES = 200;
+/** Jobs looked at per FetchTask: the oldest waiting ones the runner may take (more only if others took them first). */
+const CANDIDATES = 16;
 
 const parseList = (json: string): string[] => {
   try {
@@ -70,7 +70,8 @@ export async function pickTask(env: Env, runner: ActionRunnerRow, knownVersion: 
   const token = newAccessToken();
   const picked = writeTx(env.db, (tx) => {
     if (runner.ephemeral && tasks.runnerHadTask(tx, runner.id)) return undefined;
-    for (const job of runs.waitingJobs(tx, runner, CANDIDATES)) {
+    const labels = [...new Set(runnerLabels(runner).map(labelName))];
+    for (const job of runs.waitingJobs(tx, runner, labels, CANDIDATES)) {
       if (!runnerReaches(runner, job) || !runnerFits(runner, parseList(job.runsOnJson))) continue;
       const attempt = job.attempt + 1;
       if (!runs.moveJob(tx, job.id, ActionStatus.Waiting, { status: ActionStatus.Running, attempt, startedUnix: now, updatedUnix: now })) continue;
