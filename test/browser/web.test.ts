@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { TOTP, Secret } from "otpauth";
 import { makeTestApp } from "../support/app.ts";
-import { launchChromium } from "../support/browser.ts";
+import { deadline, launchChromium } from "../support/browser.ts";
 import { enrollTotp } from "../../src/services/user/twofactor.ts";
 import { requireUser } from "../../src/services/user/lookup.ts";
 import { populateRepo } from "../support/fixtures.ts";
@@ -26,8 +26,21 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** A JavaScript-off context that records every request leaving for another host. */
+/**
+ * A JavaScript-off context that records every request leaving for another host. Should the browser
+ * not answer while the context is set up, it is started again once (see `deadline`).
+ */
 async function context(allowed: string[] = []): Promise<{ ctx: BrowserContext; page: Page; elsewhere: string[] }> {
+  try {
+    return await deadline(openContext(allowed), 20_000, "a new browser context");
+  } catch {
+    await deadline(browser.close(), 5_000, "closing the browser").catch(() => {});
+    browser = await launchChromium();
+    return await deadline(openContext(allowed), 20_000, "a new browser context");
+  }
+}
+
+async function openContext(allowed: string[]): Promise<{ ctx: BrowserContext; page: Page; elsewhere: string[] }> {
   const ctx = await browser.newContext({ javaScriptEnabled: false });
   const elsewhere: string[] = [];
   // A route for other hosts only (aborted and recorded), rather than a listener on every request:
