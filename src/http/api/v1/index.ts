@@ -24,6 +24,8 @@ import { starOperations } from "./repos/stars.ts";
 import { watchOperations } from "./repos/watchers.ts";
 import { topicOperations } from "./repos/topics.ts";
 import { forkOperations } from "./repos/forks.ts";
+import { generateOperations } from "./repos/generate.ts";
+import { mergeUpstreamOperations } from "./repos/merge-upstream.ts";
 import { transferOperations } from "./repos/transfer.ts";
 import { templateOperations } from "./misc/templates.ts";
 import { orgOperations } from "./orgs/org.ts";
@@ -107,6 +109,8 @@ export const apiOperations: readonly AnyOperation[] = [
   ...watchOperations,
   ...topicOperations,
   ...forkOperations,
+  ...generateOperations,
+  ...mergeUpstreamOperations,
   ...transferOperations,
   ...templateOperations,
   ...orgOperations,
