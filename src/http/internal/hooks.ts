@@ -57,7 +57,7 @@ export async function handleHook(env: Env, request: Request, name: "pre-receive"
       const refusal = await checkPush(env, body.repo_id, body.pusher_id, body.updates, quarantine, body.pull_request_id || undefined, body.actions_task_id);
       return refusal ? jsonResponse(403, { err: refusal }) : jsonResponse(200, { ok: true });
     }
-    const messages = await processPush(env, body.repo_id, body.pusher_id, body.updates, body.actions_task_id);
+    const messages = await processPush(env, body.repo_id, body.pusher_id, body.updates);
     // After the refs are recorded, as Gitea orders it: a refused option leaves the push in place.
     await applyPushOptions(env, body.repo_id, body.pusher_id, body.push_options ?? [], body.actions_task_id);
     return jsonResponse(200, { ok: true, messages });

@@ -10,6 +10,7 @@ import { evaluateConcurrency } from "../../lib/actions/concurrency.ts";
 import type { Concurrency } from "../../lib/actions/workflow.ts";
 import { giteaContext } from "./context.ts";
 import { variablesOfRepo } from "./secrets.ts";
+import { accountById, ghostUser } from "../user/profile.ts";
 import { isDone } from "./status.ts";
 
 /**
@@ -85,7 +86,7 @@ function jobContext(env: Env, tx: Tx, run: ActionRunRow, job: ActionRunJobRow, n
   const github = giteaContext(env, {
     repo,
     owner,
-    triggerUser: getUserById(tx, run.triggerUserId) ?? { name: "" },
+    triggerUser: accountById(tx, run.triggerUserId) ?? ghostUser(),
     event: run.triggerEvent,
     ref: run.ref,
     sha: run.commitSha,

@@ -16,7 +16,7 @@ import { settleRun } from "./settle.ts";
 import { isDone } from "./status.ts";
 import { tasksVersion } from "./tasks-version.ts";
 import { ActionLogStore } from "../../storage/actions-logs.ts";
-import { actionsBot } from "./bot.ts";
+import { accountById, ghostUser } from "../user/profile.ts";
 
 /** What a runner gets for a task (the Task message's fields). */
 export interface TaskForRunner {
@@ -110,7 +110,7 @@ async function taskForRunner(env: Env, task: ActionTaskRow, job: ActionRunJobRow
   const run = runs.runById(env.db, job.runId)!;
   const repo = getRepoById(env.db, run.repoId)!;
   const owner = getUserById(env.db, repo.ownerId)!;
-  const triggerUser = run.triggerUserId === -2 ? actionsBot() : (getUserById(env.db, run.triggerUserId) ?? { name: "Ghost" });
+  const triggerUser = accountById(env.db, run.triggerUserId) ?? ghostUser();
   const payload = JSON.parse(run.eventPayload) as Record<string, unknown>;
   const context = giteaContext(env, {
     repo,

@@ -9,8 +9,7 @@ import { syncPullHead, pullHeadCommit } from "./head-ref.ts";
 import { sideOf } from "./lookup.ts";
 import { commitsSince, recordPushComment } from "./push-comment.ts";
 import { reviewsAfterPush } from "./review-push.ts";
-import { getUserById } from "../../models/user.ts";
-import { ACTIONS_BOT_ID, actionsBot } from "../actions/bot.ts";
+import { accountById } from "../user/profile.ts";
 import { pullEvents } from "../events/pull-events.ts";
 
 export interface PushedRef {
@@ -75,7 +74,7 @@ async function syncBranch(env: Env, repoId: number, pusherId: number, branch: st
       }
       if (commitIds.length) writeTx(env.db, (tx) => recordPushComment(tx, issue, pusherId, commitIds, force));
       await reviewsAfterPush(env, pull, issue, pusherId, before, after);
-      const pusher = pusherId === ACTIONS_BOT_ID ? actionsBot() : getUserById(env.db, pusherId);
+      const pusher = accountById(env.db, pusherId);
       if (pusher) writeTx(env.db, (tx) => pullEvents.emit(tx, env, { kind: "synchronized", pull, issue, repo: base.repo, doer: pusher }));
     }
     await recheckPull(env, pull.id);

@@ -9,7 +9,7 @@ import { writeTx, type Tx } from "../../db/client.ts";
 import { repoEvents, type PushedCommit, type RepoEvent } from "../events/repo-events.ts";
 import { applyCommitKeywords } from "../issue/commit-refs.ts";
 import { gitDirOf } from "./lookup.ts";
-import { ACTIONS_BOT_ID, actionsBot } from "../actions/bot.ts";
+import { accountById } from "../user/profile.ts";
 import { PUSH_ANNOUNCE_QUEUE, type Announcement, type RefChange } from "./push-announce-queue.ts";
 
 
@@ -46,7 +46,7 @@ export function announceRefChanges(tx: Tx, env: Env, repoId: number, pusher: Use
  * not retried: the events announced before it would be repeated.
  */
 export async function announcePush(env: Env, { repoId, pusherId, changes }: Announcement): Promise<void> {
-  const pusher = pusherId === ACTIONS_BOT_ID ? actionsBot() : users.getUserById(env.db, pusherId);
+  const pusher = accountById(env.db, pusherId);
   if (!pusher) return;
   try {
     await announce(env, repoId, pusher, changes);

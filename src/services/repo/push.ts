@@ -17,7 +17,8 @@ import { releasesAfterPush } from "../release/tag-sync.ts";
 import { announceRefChanges } from "./push-events.ts";
 import { syncPushMirrorsOnCommit } from "../mirror/sync.ts";
 import { ARCHIVED_PUSH } from "../access/git-rules.ts";
-import { ACTIONS_BOT_ID, actionsBot, pusherOf } from "../actions/bot.ts";
+import { pusherOf } from "../actions/bot.ts";
+import { accountById } from "../user/profile.ts";
 
 export interface RefUpdate {
   old: string;
@@ -60,7 +61,7 @@ export async function checkPush(
  * repository makes it non-empty and, when the default branch was not pushed, makes the pushed
  * branch the default.
  */
-export async function processPush(env: Env, repoId: number, pusherId: number, updates: RefUpdate[], actionsTaskId?: number): Promise<string[]> {
+export async function processPush(env: Env, repoId: number, pusherId: number, updates: RefUpdate[]): Promise<string[]> {
   const repo = repos.getRepoById(env.db, repoId);
   const owner = repo && users.getUserById(env.db, repo.ownerId);
   if (!repo || !owner) throw new NotFound("repository does not exist");
@@ -85,7 +86,7 @@ export async function processPush(env: Env, repoId: number, pusherId: number, up
 
   let newDefault: string | undefined;
   // The Actions bot is announced as the pusher even once its task is over (its events start no run).
-  const pusher = pusherId === ACTIONS_BOT_ID ? actionsBot() : pusherOf(env, pusherId, actionsTaskId, (id) => users.getUserById(env.db, id));
+  const pusher = accountById(env.db, pusherId);
   writeTx(env.db, (tx) => {
     const record = (h: BranchHead) => ({
       name: h.name,

@@ -3,9 +3,8 @@ import type { Env } from "../env.ts";
 import type { CommitStatusRow, UserRow } from "../../db/schema/index.ts";
 import { writeTx } from "../../db/client.ts";
 import * as statusModel from "../../models/commit-status.ts";
-import * as users from "../../models/user.ts";
 import { nowUnix } from "../../lib/time.ts";
-import { systemUser } from "../user/profile.ts";
+import { accountById } from "../user/profile.ts";
 import type { RepoContext } from "../repo/lookup.ts";
 import { commitOfRef, commitOfStatusInput } from "./resolve.ts";
 import { commitStatusEvents } from "./events.ts";
@@ -120,7 +119,7 @@ export async function combinedStatusOfRef(env: Env, rc: RepoContext, ref: string
 export function statusCreators(env: Env, rows: CommitStatusRow[]): Map<number, UserRow> {
   const out = new Map<number, UserRow>();
   for (const id of new Set(rows.map((r) => r.creatorId))) {
-    const u = id > 0 ? users.getUserById(env.db, id) : systemUser(id);
+    const u = accountById(env.db, id);
     if (u) out.set(id, u);
   }
   return out;

@@ -4,6 +4,7 @@ import { UserType, Visibility, type NewUserRow, type UserRow } from "../../db/sc
 import { canSeeOwner, requireOwnerInReach, isPublicOnly, type Doer } from "../access/permission.ts";
 import * as users from "../../models/user.ts";
 import { NotFound } from "../../lib/errors.ts";
+import type { Tx } from "../../db/client.ts";
 import { nowUnix } from "../../lib/time.ts";
 
 export interface SettingsPatch {
@@ -184,6 +185,14 @@ export function adminListUsers(env: Env, input: AdminListInput) {
     offset: input.offset,
     limit: input.limit,
   });
+}
+
+/**
+ * The account of an id as it is shown: a stored one, or the ghost (-1) or the Actions bot (-2),
+ * which are never stored; undefined for an id of neither.
+ */
+export function accountById(db: Tx, id: number): UserRow | undefined {
+  return id > 0 ? users.getUserById(db, id) : systemUser(id);
 }
 
 /** Gitea's Ghost: who a deleted account's issues and comments are shown as. */
