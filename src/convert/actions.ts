@@ -16,6 +16,7 @@ import type {
   APIActionWorkflowRun,
   APIActionWorkflowStep,
 } from "../shapes/actions.ts";
+import { jobRunsOn } from "../services/actions/job-fields.ts";
 import type { APIRepository } from "../shapes/repo.ts";
 
 /** Go's zero time.Time, which Gitea writes for a time it never sets (a workflow's `deleted_at`). */
@@ -96,13 +97,7 @@ export function toAPIWorkflowJob(settings: Settings, item: JobItem): APIActionWo
   const { job, run, repo, task } = item;
   const { status, conclusion } = githubStatus(job.status);
   const branch = branchName(run.ref);
-  let labels: string[] | null = null;
-  try {
-    const parsed = JSON.parse(job.runsOnJson) as unknown;
-    if (Array.isArray(parsed)) labels = parsed.map(String);
-  } catch {
-    labels = null;
-  }
+  const labels = jobRunsOn(job);
   const steps: APIActionWorkflowStep[] | null = task
     ? task.steps.map((step, i) => ({
         name: step.name,

@@ -80,9 +80,10 @@ export function moveJob(tx: Tx, id: number, from: number, patch: Partial<ActionR
 }
 
 /**
- * Jobs waiting for a runner, oldest first, among those a runner may take: of one repository, of
- * one owner's repositories, or any (the instance's runners); and only those whose every `runs-on`
- * label is one of `labels`, so jobs for labels no runner has never crowd out the ones it can run.
+ * Jobs waiting for a runner, oldest first, among those a runner may take (Gitea's runner scope and
+ * CanMatchLabels): of one repository, of one owner's repositories, or any (the instance's
+ * runners); and only those whose every `runs-on` label is one of `labels`, so jobs for labels no
+ * runner has never crowd out the ones it can run.
  */
 export function waitingJobs(tx: Tx, scope: { repoId: number; ownerId: number }, labels: readonly string[], limit: number): ActionRunJobRow[] {
   const conds: SQL[] = [

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, or, sql } from "drizzle-orm";
+import { and, count, desc, eq, sql } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
 import { actionRunners, actionRunnerTokens, type ActionRunnerRow, type ActionRunnerTokenRow } from "../db/schema/index.ts";
 
@@ -97,16 +97,6 @@ export function listRunners(tx: Tx, level: RunnerLevel, page: { offset: number; 
   return { rows, total };
 }
 
-/**
- * The runners that may take a job of a repository: its own, its owner's, the instance's (Gitea's
- * runner scope: repo_id = the repository's, or owner_id = its owner's, or both 0).
- */
-export function runnerReaches(runner: Pick<ActionRunnerRow, "ownerId" | "repoId">, job: { repoId: number; ownerId: number }): boolean {
-  if (runner.repoId !== 0) return runner.repoId === job.repoId;
-  if (runner.ownerId !== 0) return runner.ownerId === job.ownerId;
-  return true;
-}
-
 /** Runners of a repository or an owner, when that is deleted. */
 export function deleteRunnersOf(tx: Tx, level: { repoId: number } | { ownerId: number }): void {
   const cond =
@@ -117,6 +107,6 @@ export function deleteRunnersOf(tx: Tx, level: { repoId: number } | { ownerId: n
   const tokCond =
     "repoId" in level
       ? eq(actionRunnerTokens.repoId, level.repoId)
-      : or(and(eq(actionRunnerTokens.ownerId, level.ownerId), eq(actionRunnerTokens.repoId, 0)));
+      : and(eq(actionRunnerTokens.ownerId, level.ownerId), eq(actionRunnerTokens.repoId, 0));
   tx.delete(actionRunnerTokens).where(tokCond).run();
 }

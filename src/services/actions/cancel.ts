@@ -7,6 +7,7 @@ import { nowUnix } from "../../lib/time.ts";
 import { duration, isDone } from "./status.ts";
 import { settleRun } from "./settle.ts";
 import { cancelJobInTx } from "./concurrency.ts";
+import { jobNeeds } from "./job-fields.ts";
 import { bumpTasksVersion } from "./tasks-version.ts";
 
 /** Gitea's CancelRun inside a transaction: every unfinished job of the run is cancelled. */
@@ -36,7 +37,7 @@ export function rerun(env: Env, run: ActionRunRow, onlyJob?: ActionRunJobRow): v
     }
     const chosen = onlyJob ? dependentsOf(jobs, onlyJob) : jobs;
     for (const job of chosen) {
-      const needs = JSON.parse(job.needsJson) as string[];
+      const needs = jobNeeds(job);
       const waitsForNothing = (onlyJob ? job.id === onlyJob.id || needs.length === 0 : needs.length === 0) && !job.rawConcurrency;
       runs.updateJob(tx, job.id, {
         // A job with its own concurrency group is evaluated again as it starts over (settleRun).
@@ -70,7 +71,7 @@ function dependentsOf(jobs: ActionRunJobRow[], root: ActionRunJobRow): ActionRun
     grew = false;
     for (const j of jobs) {
       if (ids.has(j.id)) continue;
-      if ((JSON.parse(j.needsJson) as string[]).some((n) => keys.has(n))) {
+      if (jobNeeds(j).some((n) => keys.has(n))) {
         ids.add(j.id);
         keys.add(j.jobId);
         grew = true;

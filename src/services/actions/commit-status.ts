@@ -7,6 +7,7 @@ import { latestStatuses } from "../status/combine.ts";
 import { createSystemCommitStatus } from "../status/statuses.ts";
 import { nowUnix } from "../../lib/time.ts";
 import { ACTIONS_BOT_ID } from "./bot.ts";
+import { workflowDisplayName } from "./job-fields.ts";
 import { duration, humanDuration } from "./status.ts";
 
 const rec = (v: unknown): Record<string, unknown> => (v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
@@ -77,17 +78,6 @@ function descriptionOf(job: ActionRunJobRow, now: number): string {
     default:
       return "Unknown status";
   }
-}
-
-/** The workflow's `name:`, else its file name: the first part of every status context of the run. */
-export function workflowDisplayName(job: Pick<ActionRunJobRow, "workflowPayload">, run: Pick<ActionRunRow, "workflowId">): string {
-  try {
-    const doc = Bun.YAML.parse(job.workflowPayload) as { name?: unknown };
-    if (typeof doc?.name === "string" && doc.name.trim()) return doc.name;
-  } catch {
-    // an unreadable payload keeps the file name
-  }
-  return run.workflowId;
 }
 
 /**

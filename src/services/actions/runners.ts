@@ -92,12 +92,6 @@ export function runnerLabels(runner: Pick<ActionRunnerRow, "labelsJson">): strin
   }
 }
 
-/** Gitea's CanMatchLabels: every label of `runs-on` is one the runner declared. */
-export function runnerFits(runner: Pick<ActionRunnerRow, "labelsJson">, runsOn: readonly string[]): boolean {
-  const names = new Set(runnerLabels(runner).map(labelName));
-  return runsOn.every((l) => names.has(l));
-}
-
 /**
  * The runner a request speaks for: its uuid and token must match one registered runner (the
  * token compared by hash, in constant time). Every call but Register needs it.

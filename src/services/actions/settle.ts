@@ -6,27 +6,8 @@ import * as tasks from "../../models/actions-task.ts";
 import { aggregateStatus, isDone } from "./status.ts";
 import { actionsEvents } from "./events.ts";
 import { bumpTasksVersion } from "./tasks-version.ts";
+import { jobHasIf, jobNeeds } from "./job-fields.ts";
 import { heldByRunGroup, releaseGroups, startJobInGroup } from "./concurrency.ts";
-
-const needsOf = (job: ActionRunJobRow): string[] => {
-  try {
-    const v = JSON.parse(job.needsJson) as unknown;
-    return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
-  } catch {
-    return [];
-  }
-};
-
-/** Whether the job's own payload has an `if:` (then the runner decides, even after a failed need). */
-function jobHasIf(job: ActionRunJobRow): boolean {
-  try {
-    const doc = Bun.YAML.parse(job.workflowPayload) as { jobs?: Record<string, { if?: unknown }> };
-    const only = doc?.jobs?.[job.jobId];
-    return only?.if !== undefined && only.if !== null && String(only.if).trim() !== "";
-  } catch {
-    return false;
-  }
-}
 
 /** The needs' results and outputs as expressions see them (`needs.build.outputs.x`, `needs.build.result`). */
 function needsContext(tx: Tx, needed: ActionRunJobRow[]): Record<string, unknown> {
@@ -65,7 +46,7 @@ export function settleRun(env: Env, tx: Tx, runId: number, changedJobIds: number
       if (job.status !== ActionStatus.Blocked) continue;
       // Held by its own group (evaluated, waiting for the group's running member): released by releaseGroups.
       if (job.rawConcurrency && job.isConcurrencyEvaluated) continue;
-      const needed = needsOf(job).flatMap((n) => byKey.get(n) ?? []);
+      const needed = jobNeeds(job).flatMap((n) => byKey.get(n) ?? []);
       if (!needed.every((n) => isDone(n.status))) continue;
       let next: number = ActionStatus.Waiting;
       if (!needed.every((n) => n.status === ActionStatus.Success) && !jobHasIf(job)) next = ActionStatus.Skipped;

@@ -3,12 +3,12 @@ import { writeTx } from "../../db/client.ts";
 import { ActionStatus, type ActionRunJobRow, type ActionRunnerRow, type ActionTaskRow } from "../../db/schema/index.ts";
 import * as runs from "../../models/actions-run.ts";
 import * as tasks from "../../models/actions-task.ts";
-import { deleteRunner, runnerReaches } from "../../models/actions-runner.ts";
+import { deleteRunner } from "../../models/actions-runner.ts";
 import { getRepoById } from "../../models/repo.ts";
 import { getUserById } from "../../models/user.ts";
 import { hashToken, newAccessToken } from "../../crypto/token.ts";
 import { nowUnix } from "../../lib/time.ts";
-import { labelName, runnerFits, runnerLabels } from "./runners.ts";
+import { labelName, runnerLabels } from "./runners.ts";
 import { giteaContext } from "./context.ts";
 import { secretsOfTask, variablesOfRepo } from "./secrets.ts";
 import { createRuntimeToken } from "./runtime-token.ts";
@@ -16,6 +16,7 @@ import { settleRun } from "./settle.ts";
 import { isDone } from "./status.ts";
 import { tasksVersion } from "./tasks-version.ts";
 import { ActionLogStore } from "../../storage/actions-logs.ts";
+import { jobNeeds, stepNames } from "./job-fields.ts";
 import { accountById, ghostUser } from "../user/profile.ts";
 
 /** What a runner gets for a task (the Task message's fields). */
@@ -30,31 +31,6 @@ export interface TaskForRunner {
 
 /** Jobs looked at per FetchTask: the oldest waiting ones the runner may take (more only if others took them first). */
 const CANDIDATES = 16;
-
-const parseList = (json: string): string[] => {
-  try {
-    const v = JSON.parse(json) as unknown;
-    return Array.isArray(v) ? v.map(String) : [];
-  } catch {
-    return [];
-  }
-};
-
-/** act's Step.String(): a step is shown by its name, else what it uses, else what it runs, else its id. */
-function stepNames(job: ActionRunJobRow): string[] {
-  try {
-    const doc = Bun.YAML.parse(job.workflowPayload) as { jobs?: Record<string, { steps?: unknown }> };
-    const steps = doc?.jobs?.[job.jobId]?.steps;
-    if (!Array.isArray(steps)) return [];
-    return steps.map((s) => {
-      const step = (s ?? {}) as Record<string, unknown>;
-      const name = [step.name, step.uses, step.run, step.id].find((v) => typeof v === "string" && v !== "");
-      return String(name ?? "").slice(0, 255);
-    });
-  } catch {
-    return [];
-  }
-}
 
 /**
  * Gitea's PickTask / CreateTaskForRunner: the oldest waiting job within the runner's reach whose
@@ -72,7 +48,6 @@ export async function pickTask(env: Env, runner: ActionRunnerRow, knownVersion: 
     if (runner.ephemeral && tasks.runnerHadTask(tx, runner.id)) return undefined;
     const labels = [...new Set(runnerLabels(runner).map(labelName))];
     for (const job of runs.waitingJobs(tx, runner, labels, CANDIDATES)) {
-      if (!runnerReaches(runner, job) || !runnerFits(runner, parseList(job.runsOnJson))) continue;
       const attempt = job.attempt + 1;
       if (!runs.moveJob(tx, job.id, ActionStatus.Waiting, { status: ActionStatus.Running, attempt, startedUnix: now, updatedUnix: now })) continue;
       const task = tasks.insertTask(tx, {
@@ -139,7 +114,7 @@ async function taskForRunner(env: Env, task: ActionTaskRow, job: ActionRunJobRow
 
 /** Gitea's FindTaskNeeds: each needed job's outputs (from its latest task) and result. */
 function needsOf(env: Env, job: ActionRunJobRow): TaskForRunner["needs"] {
-  const needs = new Set(parseList(job.needsJson));
+  const needs = new Set(jobNeeds(job));
   if (needs.size === 0) return {};
   const out: TaskForRunner["needs"] = {};
   for (const other of runs.jobsOfRun(env.db, job.runId)) {

@@ -25,6 +25,7 @@ import { ansiToHtml, groupMarker } from "../../views/action-log.ts";
 import { shortSha } from "../../views/commit-list.ts";
 import { postForm } from "../../views/form.ts";
 import { repoHeader, repoPath } from "../../views/repo-header.ts";
+import { jobNeeds } from "../../../../services/actions/job-fields.ts";
 import { timeAgo } from "../../views/time.ts";
 
 const readActions = { scope: "public", signIn: false, repo: { read: "actions" } } as const;
@@ -112,7 +113,7 @@ function pageOf(ctx: PageContext & { repo: RepoContext }, view: RunView, title: 
 function jobRow(ctx: PageContext & { repo: RepoContext }, view: RunView, job: ActionRunJobRow, i: number, now: number): Html {
   const href = `${runHref(repoPath(ctx.base, ctx.repo), view.run)}/jobs/${i}`;
   const took = durationText(duration(job.startedUnix, job.stoppedUnix, now), job.startedUnix > 0);
-  const needs = JSON.parse(job.needsJson) as string[];
+  const needs = jobNeeds(job);
   const rerun =
     ctx.repo.perm.canWrite("actions") && isDone(job.status)
       ? postForm(ctx.state, `${href}/rerun`, html`<button type="submit" class="small-button">Re-run<span class="sr-only"> ${job.name}</span></button>`, html` class="inline"`)
