@@ -4,7 +4,7 @@ import type { ActionsEvent } from "../../actions/events.ts";
 import { jobsOfRun, runById } from "../../../models/actions-run.ts";
 import { jobItem, runItem, type JobItem, type RunItem } from "../../actions/api-views.ts";
 import { getWorkflow } from "../../actions/api-workflows.ts";
-import { isDone } from "../../actions/status.ts";
+import { githubStatus, isDone } from "../../actions/status.ts";
 import { ActionStatus, UserType } from "../../../db/schema/index.ts";
 import { anyHookWants, currentRepo } from "../sources.ts";
 import { toAPIWorkflow, toAPIWorkflowJob, toAPIWorkflowRun } from "../../../convert/actions.ts";
@@ -29,11 +29,7 @@ export function workflowRunAction(status: number): string {
 
 /** Gitea's ToActionsStatus as a job's action: `queued` (waiting for a runner), `waiting` (blocked), `in_progress`, `completed`. */
 export function workflowJobAction(status: number): string {
-  if (isDone(status)) return "completed";
-  if (status === ActionStatus.Waiting) return "queued";
-  if (status === ActionStatus.Blocked) return "waiting";
-  if (status === ActionStatus.Running) return "in_progress";
-  return "";
+  return githubStatus(status).status;
 }
 
 function organizationOf(env: Env, owner: UserRow): Record<string, unknown> {
