@@ -37,9 +37,17 @@ export function listTasks(tx: Tx, repoId: number, page: { offset: number; limit:
   return { rows, total };
 }
 
-/** Whether the runner holds a task that has not finished (Gitea's runner "busy"/active). */
-export function runnerBusy(tx: Tx, runnerId: number, running: number): boolean {
-  return tx.select({ id: actionTasks.id }).from(actionTasks).where(and(eq(actionTasks.runnerId, runnerId), eq(actionTasks.status, running))).get() !== undefined;
+/** Which of these runners hold a running task (Gitea's runner "busy"), in one query for a page of them. */
+export function runnersWithRunningTask(tx: Tx, runnerIds: number[], running: number): Set<number> {
+  if (runnerIds.length === 0) return new Set();
+  return new Set(
+    tx
+      .selectDistinct({ id: actionTasks.runnerId })
+      .from(actionTasks)
+      .where(and(inArray(actionTasks.runnerId, [...new Set(runnerIds)]), eq(actionTasks.status, running)))
+      .all()
+      .map((r) => r.id),
+  );
 }
 
 export function stepsOfTask(tx: Tx, taskId: number): ActionTaskStepRow[] {

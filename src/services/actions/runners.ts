@@ -3,7 +3,7 @@ import { writeTx } from "../../db/client.ts";
 import type { ActionRunnerRow } from "../../db/schema/index.ts";
 import * as model from "../../models/actions-runner.ts";
 import { ActionStatus } from "../../db/schema/index.ts";
-import { runnerBusy } from "../../models/actions-task.ts";
+import { runnersWithRunningTask } from "../../models/actions-task.ts";
 import { constantTimeEqual, hashToken, newAccessToken } from "../../crypto/token.ts";
 import { nowUnix } from "../../lib/time.ts";
 import { NotFound } from "../../lib/errors.ts";
@@ -141,14 +141,18 @@ export interface RunnerView {
   busy: boolean;
 }
 
-function viewOf(env: Env, runner: ActionRunnerRow): RunnerView {
-  const state = runnerState(runner);
-  return { runner, labels: runnerLabels(runner), state, busy: state === "active" || runnerBusy(env.db, runner.id, ActionStatus.Running) };
+/** The runners as the API shows them, whether each holds a running task read in one query. */
+function viewsOf(env: Env, runners: ActionRunnerRow[]): RunnerView[] {
+  const running = runnersWithRunningTask(env.db, runners.map((r) => r.id), ActionStatus.Running);
+  return runners.map((runner) => {
+    const state = runnerState(runner);
+    return { runner, labels: runnerLabels(runner), state, busy: state === "active" || running.has(runner.id) };
+  });
 }
 
 export function listRunners(env: Env, level: RunnerLevel, page: { offset: number; limit: number }): { items: RunnerView[]; total: number } {
   const { rows, total } = model.listRunners(env.db, level, page);
-  return { items: rows.map((r) => viewOf(env, r)), total };
+  return { items: viewsOf(env, rows), total };
 }
 
 /** Gitea's EditableInContext: the instance reaches every runner, a level only its own. */
@@ -161,7 +165,7 @@ function belongsTo(runner: ActionRunnerRow, level: RunnerLevel): boolean {
 export function getRunner(env: Env, level: RunnerLevel, id: number): RunnerView {
   const runner = model.runnerById(env.db, id);
   if (!runner || !belongsTo(runner, level)) throw new NotFound("Runner not found");
-  return viewOf(env, runner);
+  return viewsOf(env, [runner])[0]!;
 }
 
 export function deleteRunner(env: Env, level: RunnerLevel, id: number): void {

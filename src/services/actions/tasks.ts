@@ -41,7 +41,6 @@ const CANDIDATES = 16;
 export async function pickTask(env: Env, runner: ActionRunnerRow, knownVersion: number): Promise<{ task?: TaskForRunner; version: number }> {
   const version = tasksVersion();
   if (knownVersion === version) return { version };
-  if (runner.ephemeral && tasks.runnerBusy(env.db, runner.id, ActionStatus.Running)) return { version };
   const now = nowUnix();
   const token = newAccessToken();
   const picked = writeTx(env.db, (tx) => {
