@@ -4,12 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ConnectError } from "@connectrpc/connect";
 import { makeTestApp } from "../support/app.ts";
+import { settled as settledActions } from "../support/actions.ts";
 import { MockRunner } from "../support/mock-runner.ts";
 import { authUrl, gitOk } from "../support/git.ts";
 import { Result, type Task } from "../../src/http/runner/gen/runner/v1/messages_pb.ts";
-import { eventsIdle } from "../../src/services/events/bus.ts";
-import { refAnnouncementsIdle } from "../../src/services/repo/push-events.ts";
-import { pullSyncIdle } from "../../src/services/pull/push-sync.ts";
 import { registrationToken } from "../../src/services/actions/runners.ts";
 import { listRuns, jobsOfRun } from "../../src/models/actions-run.ts";
 import { taskById } from "../../src/models/actions-task.ts";
@@ -33,13 +31,7 @@ const repo = await t.ok("GET", "/api/v1/repos/alice/ci", aliceToken);
 await t.ok("PUT", "/api/v1/repos/alice/ci/actions/secrets/DEPLOY_KEY", aliceToken, { data: "s3cr3t" }, 201);
 await t.ok("POST", "/api/v1/repos/alice/ci/actions/variables/TARGET", aliceToken, { value: "staging" }, 201);
 
-async function settled(): Promise<void> {
-  for (let i = 0; i < 3; i++) {
-    await refAnnouncementsIdle(t.env);
-    await pullSyncIdle(t.env);
-    await eventsIdle(t.env);
-  }
-}
+const settled = () => settledActions(t);
 
 const b64 = (s: string) => Buffer.from(s).toString("base64");
 

@@ -4,12 +4,10 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { makeTestApp } from "../support/app.ts";
+import { settled as settledActions } from "../support/actions.ts";
 import { quietly, stepEnv as stepEnvFor } from "../support/artifact-client.ts";
 import { MockRunner } from "../support/mock-runner.ts";
 import type { Task } from "../../src/http/runner/gen/runner/v1/messages_pb.ts";
-import { eventsIdle } from "../../src/services/events/bus.ts";
-import { refAnnouncementsIdle } from "../../src/services/repo/push-events.ts";
-import { pullSyncIdle } from "../../src/services/pull/push-sync.ts";
 import { registrationToken } from "../../src/services/actions/runners.ts";
 import { listRuns } from "../../src/models/actions-run.ts";
 import { artifactById, ArtifactStatus } from "../../src/models/actions-artifact.ts";
@@ -38,13 +36,7 @@ const repo = await t.ok("GET", "/api/v1/repos/alice/ci", aliceToken);
 
 const TWIRP = `${t.baseUrl}twirp/github.actions.results.api.v1.ArtifactService`;
 
-async function settled(): Promise<void> {
-  for (let i = 0; i < 3; i++) {
-    await refAnnouncementsIdle(t.env);
-    await pullSyncIdle(t.env);
-    await eventsIdle(t.env);
-  }
-}
+const settled = () => settledActions(t);
 
 const WORKFLOW = `name: CI
 on: push

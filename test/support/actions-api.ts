@@ -4,18 +4,11 @@ import { mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import type { TestApp } from "./app.ts";
 import { authUrl, gitOk } from "./git.ts";
-import { eventsIdle } from "../../src/services/events/bus.ts";
-import { refAnnouncementsIdle } from "../../src/services/repo/push-events.ts";
-import { pullSyncIdle } from "../../src/services/pull/push-sync.ts";
+
+import { settled as settledActions } from "./actions.ts";
 
 /** Waits until a push's background work (its announcement, pull syncs, events and the runs they start) is done. */
-export async function settledActions(t: Pick<TestApp, "env">): Promise<void> {
-  for (let i = 0; i < 3; i++) {
-    await refAnnouncementsIdle(t.env);
-    await pullSyncIdle(t.env);
-    await eventsIdle(t.env);
-  }
-}
+export { settledActions };
 
 /** A clone of a hearth repository over smart HTTP, pushing as `user` with `token`. */
 export class Checkout {

@@ -1,10 +1,8 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { makeTestApp } from "../support/app.ts";
+import { settled as settledActions } from "../support/actions.ts";
 import { MockRunner } from "../support/mock-runner.ts";
 import { listHookTasks } from "../../src/models/webhook.ts";
-import { eventsIdle } from "../../src/services/events/bus.ts";
-import { refAnnouncementsIdle } from "../../src/services/repo/push-events.ts";
-import { pullSyncIdle } from "../../src/services/pull/push-sync.ts";
 import { registrationToken } from "../../src/services/actions/runners.ts";
 import { listRuns } from "../../src/models/actions-run.ts";
 import { taskById } from "../../src/models/actions-task.ts";
@@ -39,13 +37,7 @@ const runsOnly = (await t.ok("POST", "/api/v1/repos/acme/ci/hooks", token, hookB
 const pushOnly = (await t.ok("POST", "/api/v1/repos/acme/ci/hooks", token, hookBody(["push"]), 201)).id as number;
 const slack = (await t.ok("POST", "/api/v1/repos/acme/ci/hooks", token, { ...hookBody(["workflow_job"], "slack"), config: { url: `http://127.0.0.1:${receiver.port}/slack`, content_type: "json", channel: "#ci" } }, 201)).id as number;
 
-async function settled(): Promise<void> {
-  for (let i = 0; i < 3; i++) {
-    await refAnnouncementsIdle(t.env);
-    await pullSyncIdle(t.env);
-    await eventsIdle(t.env);
-  }
-}
+const settled = () => settledActions(t);
 
 const seen = new Map<number, number>();
 /** The hook's tasks since the last look, oldest first. */
