@@ -18,10 +18,11 @@ import { getUserByName, getUsersByIds } from "../../models/user.ts";
 import { RepoPermission } from "../access/permission.ts";
 import type { Writes } from "../access/repo-access.ts";
 import type { RepoContext } from "../repo/lookup.ts";
-import { systemUser, ghostUser } from "../user/profile.ts";
+import { ghostUser } from "../user/profile.ts";
 import { BadRequest, NotFound } from "../../lib/errors.ts";
 import { isDone } from "./status.ts";
 import { removeActionFiles, removeRunInTx } from "./removal.ts";
+import { accountsByIds } from "../user/profile.ts";
 import { actionLogs } from "./tasks.ts";
 
 /**
@@ -126,8 +127,8 @@ function shownRepos(env: Env, repoIds: number[]): Map<number, ShownRepo> {
 
 /** Accounts by id, the Actions bot and the ghost among them (Gitea's GetPossibleUserByID, a deleted account shown as the ghost). */
 function people(env: Env, ids: number[]): (id: number) => UserRow {
-  const found = new Map(getUsersByIds(env.db, [...new Set(ids.filter((id) => id > 0))]).map((u) => [u.id, u]));
-  return (id) => found.get(id) ?? systemUser(id) ?? ghostUser();
+  const found = accountsByIds(env.db, ids);
+  return (id) => found.get(id) ?? ghostUser();
 }
 
 function runItems(env: Env, rows: ActionRunRow[]): RunItem[] {

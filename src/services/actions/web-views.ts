@@ -12,15 +12,14 @@ import * as runs from "../../models/actions-run.ts";
 import * as tasks from "../../models/actions-task.ts";
 import { latestRunIndex, runActorIds } from "../../models/actions-views.ts";
 import { getBranch } from "../../models/branch.ts";
-import { getUsersByIds } from "../../models/user.ts";
 import { resolveRevision } from "../../git/objects.ts";
 import { readWorkflowFiles } from "../../git/workflows.ts";
 import { parseWorkflow } from "../../lib/actions/workflow.ts";
 import { NotFound } from "../../lib/errors.ts";
 import type { LogLine } from "../../storage/actions-logs.ts";
 import { gitDirOf, type RepoContext } from "../repo/lookup.ts";
-import { systemUser } from "../user/profile.ts";
 import { fullSteps, type ShownStep } from "./full-steps.ts";
+import { accountsByIds } from "../user/profile.ts";
 import { actionLogs } from "./tasks.ts";
 
 /**
@@ -65,13 +64,7 @@ export async function workflowsOfRepo(env: Env, rc: RepoContext): Promise<Workfl
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
-/** Accounts by id, the Actions bot and the ghost among them; an account that is gone is the ghost. */
-function accountsOf(env: Env, ids: number[]): Map<number, UserRow> {
-  const out = new Map<number, UserRow>();
-  for (const u of getUsersByIds(env.db, [...new Set(ids.filter((id) => id > 0))])) out.set(u.id, u);
-  for (const id of ids) if (!out.has(id)) out.set(id, systemUser(id) ?? systemUser(-1)!);
-  return out;
-}
+const accountsOf = (env: Env, ids: number[]): Map<number, UserRow> => accountsByIds(env.db, ids);
 
 /** Who started the repository's runs, by name (the actor filter's choices). */
 export function runActors(env: Env, rc: RepoContext): UserRow[] {

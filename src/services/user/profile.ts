@@ -195,6 +195,17 @@ export function accountById(db: Tx, id: number): UserRow | undefined {
   return id > 0 ? users.getUserById(db, id) : systemUser(id);
 }
 
+/**
+ * Each id's account as it is shown, in one query for the stored ones: the ghost and the Actions
+ * bot as themselves, an account that is gone as the ghost (Gitea's GetPossibleUserByID).
+ */
+export function accountsByIds(db: Tx, ids: readonly number[]): Map<number, UserRow> {
+  const out = new Map<number, UserRow>();
+  for (const u of users.getUsersByIds(db, [...new Set(ids.filter((id) => id > 0))])) out.set(u.id, u);
+  for (const id of ids) if (!out.has(id)) out.set(id, systemUser(id) ?? ghostUser());
+  return out;
+}
+
 /** Gitea's Ghost: who a deleted account's issues and comments are shown as. */
 export function ghostUser(): UserRow {
   return systemUser(-1)!;
