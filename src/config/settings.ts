@@ -43,6 +43,8 @@ export interface Settings {
     defaultBranch: string;
     /** Repositories a user may own; -1 means no limit. */
     maxCreationLimit: number;
+    /** `DISABLE_MIGRATIONS`: `POST /repos/migrate` and the migrate page answer 403. */
+    disableMigrations: boolean;
     allowForkWithoutMaximumLimit: boolean;
     /** `DISABLE_STARS`: no starring; the star endpoints answer 403. */
     disableStars: boolean;
@@ -118,7 +120,7 @@ export interface Settings {
   packages: PackagesSettings;
   actions: ActionsSettings;
   /** `[git.timeout]`: seconds a git operation may take. */
-  gitTimeout: { mirror: number };
+  gitTimeout: { mirror: number; migrate: number };
   ui: {
     defaultTheme: string;
     reactions: string[];
@@ -245,6 +247,7 @@ export function buildSettings(raw: RawConfig, inputs: SettingsInputs): { setting
       disableHttpGit: r.bool("repository", "DISABLE_HTTP_GIT", false),
       defaultBranch: r.string("repository", "DEFAULT_BRANCH", "main"),
       maxCreationLimit: r.int("repository", "MAX_CREATION_LIMIT", -1, { min: -1 }),
+      disableMigrations: r.bool("repository", "DISABLE_MIGRATIONS", false),
       allowForkWithoutMaximumLimit: r.bool("repository", "ALLOW_FORK_WITHOUT_MAXIMUM_LIMIT", true),
       disableStars: r.bool("repository", "DISABLE_STARS", false),
       releaseAllowedTypes: r.string("repository.release", "ALLOWED_TYPES", ""),
@@ -311,7 +314,7 @@ export function buildSettings(raw: RawConfig, inputs: SettingsInputs): { setting
     migrations: readMigrations(r),
     packages: readPackages(r, appDataPath),
     actions: readActions(r),
-    gitTimeout: { mirror: r.int("git.timeout", "MIRROR", 300, { min: 1 }) },
+    gitTimeout: { mirror: r.int("git.timeout", "MIRROR", 300, { min: 1 }), migrate: r.int("git.timeout", "MIGRATE", 600, { min: 1 }) },
     ui: {
       defaultTheme: r.string("ui", "DEFAULT_THEME", "gitea-auto"),
       reactions: list(r.string("ui", "REACTIONS", "+1, -1, laugh, hooray, confused, heart, rocket, eyes")),

@@ -49,7 +49,7 @@ export function toAPIRepo(settings: Settings, view: RepoView): APIRepository {
     fork: repo.isFork,
     template: repo.isTemplate,
     ...(view.parent ? { parent: view.parent } : {}),
-    mirror: false,
+    mirror: repo.isMirror,
     size: Math.ceil(repo.size / 1024),
     language: "",
     languages_url: links.languages_url,

@@ -21,6 +21,7 @@ import m18 from "../../migrations/0018_actions.sql" with { type: "text" };
 import m19 from "../../migrations/0019_actions_job_concurrency.sql" with { type: "text" };
 import m20 from "../../migrations/0020_actions_run_repo_order.sql" with { type: "text" };
 import m21 from "../../migrations/0021_actions_token_permissions.sql" with { type: "text" };
+import m22 from "../../migrations/0022_pull_mirrors.sql" with { type: "text" };
 
 export const migrations: readonly { tag: string; when: number; sql: string }[] = [
   { tag: "0000_init", when: 1795424040714, sql: m0 },
@@ -45,4 +46,5 @@ export const migrations: readonly { tag: string; when: number; sql: string }[] =
   { tag: "0019_actions_job_concurrency", when: 1795696442081, sql: m19 },
   { tag: "0020_actions_run_repo_order", when: 1795698533848, sql: m20 },
   { tag: "0021_actions_token_permissions", when: 1795700295806, sql: m21 },
+  { tag: "0022_pull_mirrors", when: 1795704326636, sql: m22 },
 ];

@@ -12,6 +12,8 @@ import { formatIP, parseIP, type IP } from "./ip.ts";
 
 export interface OutboundPolicy {
   allow: HostMatchList;
+  /** Refused whatever `allow` says, by name or by any address the name resolves to (`[migrations] BLOCKED_DOMAINS`). */
+  block?: HostMatchList;
   /** For messages: `webhook`. */
   usage: string;
   timeoutMs: number;
@@ -36,6 +38,11 @@ export interface OutboundRequest {
   method: string;
   headers: Record<string, string>;
   body?: string;
+  /**
+   * Write a 2xx answer's body to this file instead of keeping it (release assets of a migration);
+   * a body longer than `maxResponseBytes` fails the request and leaves a partial file to the caller.
+   */
+  toFile?: string;
 }
 
 export interface OutboundResponse {
@@ -43,7 +50,14 @@ export interface OutboundResponse {
   /** Header names as Go writes them (Content-Type), repeated values joined by ",". */
   headers: Record<string, string>;
   body: string;
+  /** The body was longer than `maxResponseBytes`: `body` holds its start only. */
+  truncated: boolean;
+  /** Bytes written to `toFile`. */
+  fileBytes?: number;
 }
+
+/** The answer was longer than the policy allows and was going to a file. */
+export class OutboundTooLarge extends Error {}
 
 /** The allow list refused the host: retrying will not help until the setting changes. */
 export class OutboundRefused extends Error {}
@@ -74,7 +88,7 @@ export async function outboundFetch(req: OutboundRequest, policy: OutboundPolicy
   let body = req.body;
   const headers = { ...req.headers };
   for (let hop = 0; ; hop++) {
-    const res = await oneHop(url, method, headers, body, policy, deadline);
+    const res = await oneHop(url, method, headers, body, policy, deadline, req.toFile);
     const location = res.headers["Location"];
     if (![301, 302, 303, 307, 308].includes(res.status) || !location) return res;
     if (hop + 1 >= MAX_REDIRECTS) throw new Error(`stopped after ${MAX_REDIRECTS} redirects`);
@@ -108,19 +122,20 @@ async function oneHop(
   body: string | undefined,
   policy: OutboundPolicy,
   deadline: number,
+  toFile: string | undefined,
 ): Promise<OutboundResponse> {
   const host = url.hostname.replace(/^\[|\]$/g, "");
   const port = url.port ? Number(url.port) : url.protocol === "https:" ? 443 : 80;
   if (policy.proxy && policy.proxy.hosts.some((re) => re.test(url.host))) {
     // Through the proxy the proxy resolves the name: only the name can be checked (as Gitea does).
-    if (!policy.allow.matchHostName(url.host)) throw refusal(policy, url.host, "via proxy");
-    return viaProxy(url, method, headers, body, policy, deadline);
+    if (!policy.allow.matchHostName(url.host) || policy.block?.matchHostName(host)) throw refusal(policy, url.host, "via proxy");
+    return viaProxy(url, method, headers, body, policy, deadline, toFile);
   }
   const addresses = await resolveAllowed(host, port, policy, deadline);
   // As Go's dialer: the next address when one cannot be connected to (localhost as ::1 and 127.0.0.1).
   for (let i = 0; ; i++) {
     try {
-      return await direct(url, addresses[i]!, method, headers, body, policy, deadline);
+      return await direct(url, addresses[i]!, method, headers, body, policy, deadline, toFile);
     } catch (err) {
       const code = (err as { code?: string }).code;
       const unreachable = code === "ECONNREFUSED" || code === "EHOSTUNREACH" || code === "ENETUNREACH" || code === "EADDRNOTAVAIL";
@@ -139,7 +154,8 @@ async function resolveAllowed(host: string, port: number, policy: OutboundPolicy
     candidates = answers.map((a) => parseIP(a)).filter((ip): ip is IP => ip !== undefined);
     if (candidates.length === 0) throw new Error(`lookup ${host}: no such host`);
   }
-  const allowed = candidates.filter((ip) => policy.allow.matchHostOrIP(host, ip));
+  const blocked = policy.block && (policy.block.matchHostName(host) || candidates.some((ip) => policy.block!.matchIPAddr(ip)));
+  const allowed = blocked ? [] : candidates.filter((ip) => policy.allow.matchHostOrIP(host, ip));
   if (allowed.length === 0) {
     const ip = formatIP(candidates[0]!);
     throw refusal(policy, host, `${ip.includes(":") ? `[${ip}]` : ip}:${port}`);
@@ -176,12 +192,14 @@ async function direct(
   body: string | undefined,
   policy: OutboundPolicy,
   deadline: number,
+  toFile: string | undefined,
 ): Promise<OutboundResponse> {
   const address = formatIP(ip);
   const family = ip.length === 4 ? 4 : 6;
   const isHttps = url.protocol === "https:";
   const mod = isHttps ? (await import("node:https")).default : (await import("node:http")).default;
   const payload = body === undefined ? undefined : Buffer.from(body);
+  const limit = policy.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   return new Promise((resolve, reject) => {
     let settled = false;
     const finish = (err: Error | undefined, res?: OutboundResponse) => {
@@ -207,20 +225,25 @@ async function direct(
         ...(isHttps ? { rejectUnauthorized: !policy.skipTlsVerify, servername: parseIP(url.hostname) ? undefined : url.hostname } : {}),
       } as RequestOptions,
       (res) => {
-        const limit = policy.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-        const chunks: Buffer[] = [];
-        let size = 0;
+        const status = res.statusCode ?? 0;
+        const out: Record<string, string> = {};
+        for (const [k, v] of Object.entries(res.headers)) {
+          if (v === undefined) continue;
+          out[canonicalHeaderName(k)] = Array.isArray(v) ? v.join(",") : v;
+        }
+        const sink = toFile && status >= 200 && status < 300 ? new BodyFile(toFile, limit) : new BodyBuffer(limit);
         res.on("data", (c: Buffer) => {
-          if (size < limit) chunks.push(c.subarray(0, limit - size));
-          size += c.length;
+          const err = sink.write(c);
+          if (err) {
+            finish(err);
+            request.destroy(err);
+          }
         });
         res.on("end", () => {
-          const out: Record<string, string> = {};
-          for (const [k, v] of Object.entries(res.headers)) {
-            if (v === undefined) continue;
-            out[canonicalHeaderName(k)] = Array.isArray(v) ? v.join(",") : v;
-          }
-          finish(undefined, { status: res.statusCode ?? 0, headers: out, body: Buffer.concat(chunks).toString("utf8") });
+          sink.end().then(
+            (got) => finish(undefined, { status, headers: out, ...got }),
+            (e: Error) => finish(e),
+          );
         });
         res.on("error", (e) => finish(e));
       },
@@ -242,6 +265,7 @@ async function viaProxy(
   body: string | undefined,
   policy: OutboundPolicy,
   deadline: number,
+  toFile: string | undefined,
 ): Promise<OutboundResponse> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new Error(`${method} ${url.href}: timeout after ${policy.timeoutMs} ms (DELIVER_TIMEOUT)`)), Math.max(0, deadline - Date.now()));
@@ -259,10 +283,61 @@ async function viaProxy(
     res.headers.forEach((v, k) => {
       out[canonicalHeaderName(k)] = out[canonicalHeaderName(k)] ? `${out[canonicalHeaderName(k)]},${v}` : v;
     });
-    const buf = new Uint8Array(await res.arrayBuffer());
     const limit = policy.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-    return { status: res.status, headers: out, body: Buffer.from(buf.subarray(0, limit)).toString("utf8") };
+    const sink = toFile && res.ok ? new BodyFile(toFile, limit) : new BodyBuffer(limit);
+    if (res.body) {
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        const err = sink.write(Buffer.from(chunk));
+        if (err) {
+          controller.abort(err);
+          throw err;
+        }
+      }
+    }
+    return { status: res.status, headers: out, ...(await sink.end()) };
   } finally {
     clearTimeout(timer);
+  }
+}
+
+type BodyOutcome = Pick<OutboundResponse, "body" | "truncated" | "fileBytes">;
+
+/** Keeps the body's first `limit` bytes; the rest is counted and dropped. */
+class BodyBuffer {
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+  constructor(private readonly limit: number) {}
+  write(c: Buffer): undefined {
+    if (this.size < this.limit) this.chunks.push(c.subarray(0, this.limit - this.size));
+    this.size += c.length;
+    return undefined;
+  }
+  async end(): Promise<BodyOutcome> {
+    return { body: Buffer.concat(this.chunks).toString("utf8"), truncated: this.size > this.limit };
+  }
+}
+
+/** Streams the body into a file, failing once it passes `limit` bytes. */
+class BodyFile {
+  private readonly writer: ReturnType<ReturnType<typeof Bun.file>["writer"]>;
+  private size = 0;
+  constructor(
+    private readonly path: string,
+    private readonly limit: number,
+  ) {
+    this.writer = Bun.file(path).writer();
+  }
+  write(c: Buffer): Error | undefined {
+    this.size += c.length;
+    if (this.size > this.limit) {
+      void Promise.resolve(this.writer.end()).catch(() => undefined);
+      return new OutboundTooLarge(`the answer is larger than ${this.limit} bytes`);
+    }
+    this.writer.write(c);
+    return undefined;
+  }
+  async end(): Promise<BodyOutcome> {
+    await this.writer.end();
+    return { body: "", truncated: false, fileBytes: this.size };
   }
 }

@@ -30,3 +30,36 @@ export const pushMirrors = sqliteTable(
 
 export type PushMirrorRow = typeof pushMirrors.$inferSelect;
 export type NewPushMirrorRow = typeof pushMirrors.$inferInsert;
+
+/**
+ * Gitea's mirror: a pull mirror's remote, fetched (`git fetch --prune`) every `interval` and on
+ * request. As for push mirrors, the address is stored without credentials and the credentials are
+ * sealed apart (bound to the repository id) and never returned.
+ */
+export const pullMirrors = sqliteTable(
+  "mirror",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    repoId: integer("repo_id")
+      .notNull()
+      .references(() => repositories.id, { onDelete: "cascade" }),
+    /** Nanoseconds between syncs (Gitea's time.Duration); 0 disables the periodic sync. */
+    intervalNs: integer("interval").notNull(),
+    /** Branches and tags deleted upstream are deleted here too. */
+    enablePrune: integer("enable_prune", { mode: "boolean" }).notNull().default(true),
+    /** The remote URL with any user name and password removed. */
+    remoteAddress: text("remote_address").notNull(),
+    /** `{username, password}` as JSON, sealed with a key derived from SECRET_KEY; "" when none. */
+    remoteCredentials: text("remote_credentials").notNull().default(""),
+    /** When the last sync finished (Gitea's updated_unix). */
+    updatedUnix: integer("updated_unix").notNull().default(0),
+    /** When the next periodic sync is due; 0 when none is (Gitea's next_update_unix). */
+    nextUpdateUnix: integer("next_update_unix").notNull().default(0),
+    /** The last sync's failure, without credentials; "" after a sync that worked. */
+    lastError: text("last_error").notNull().default(""),
+  },
+  (t) => [uniqueIndex("mirror_repo_uq").on(t.repoId)],
+);
+
+export type PullMirrorRow = typeof pullMirrors.$inferSelect;
+export type NewPullMirrorRow = typeof pullMirrors.$inferInsert;

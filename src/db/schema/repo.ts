@@ -24,6 +24,8 @@ export const repositories = sqliteTable(
     isArchived: integer("is_archived", { mode: "boolean" }).notNull().default(false),
     isTemplate: integer("is_template", { mode: "boolean" }).notNull().default(false),
     isFork: integer("is_fork", { mode: "boolean" }).notNull().default(false),
+    /** A pull mirror: its refs follow the `mirror` row's remote and it takes no pushes. */
+    isMirror: integer("is_mirror", { mode: "boolean" }).notNull().default(false),
     forkId: integer("fork_id").notNull().default(0),
     templateId: integer("template_id").notNull().default(0),
     hasIssues: integer("has_issues", { mode: "boolean" }).notNull().default(true),

@@ -45,11 +45,15 @@ export interface RestoreSummary {
 const GHOST_ID = -1;
 
 /**
- * Gitea's remapLocalUser: a dumped user id is this instance's account when the account exists under
+ * Gitea's remapLocalUser (a dump of this instance): a dumped user id is this instance's account when the account exists under
  * the same name (case-insensitively); anyone else is recorded as the Ghost with their original name
  * and id, as Gitea 1.25 does for people it cannot match.
  */
-function authorMapper(tx: Tx, dump: LoadedDump): AuthorOf {
+function authorMapper(tx: Tx, dump: LoadedDump, people: PeopleMapping): AuthorOf {
+  if (people === "ghost") {
+    // Another forge's ids name nobody here: everyone keeps their name and id as the original author.
+    return (id, name) => (id === GHOST_ID ? { posterId: GHOST_ID, originalAuthor: "", originalAuthorId: 0 } : { posterId: GHOST_ID, originalAuthor: name ?? "", originalAuthorId: id });
+  }
   const ids: number[] = (dump.releases ?? []).map((r) => r.record.publisher_id);
   for (const i of [...(dump.issues ?? []), ...(dump.pulls ?? []).map((p) => p.record)]) {
     ids.push(i.poster_id, ...(i.reactions ?? []).map((r) => r.user_id));
@@ -96,6 +100,7 @@ interface ImportContext {
   orgLabels: Map<string, { id: number }>;
   releases: PreparedRelease[];
   pulls?: { pulls: PreparedPull[]; reviews: PreparedReview[] };
+  people: PeopleMapping;
 }
 
 /** Every row of the restore, in the caller's one transaction. */
@@ -139,7 +144,7 @@ function importRows(tx: Tx, ctx: ImportContext): Omit<RestoreSummary, "fullName"
     labelIds.set(l.name, row.id);
   }
 
-  const author = authorMapper(tx, dump);
+  const author = authorMapper(tx, dump, ctx.people);
   const pullRecords = (ctx.pulls?.pulls ?? []).map((p) => p.loaded.record);
   const assignees = data.individualsByNames(
     tx,
@@ -246,18 +251,30 @@ function importRows(tx: Tx, ctx: ImportContext): Omit<RestoreSummary, "fullName"
   };
 }
 
+/** How a dump's people become accounts: `local` for a dump of this instance (id and name must match), `ghost` for any other source. */
+export type PeopleMapping = "local" | "ghost";
+
+export interface ImportInput {
+  dir: string;
+  owner: UserRow;
+  /** Who creates the repository and is recorded as the pusher of its branches. */
+  doer: UserRow;
+  repoName: string;
+  units: Set<Unit>;
+  people: PeopleMapping;
+  /** An empty repository to fill instead of creating one. */
+  existing?: RepoRow;
+  /** A new repository's settings beyond the dump's (a migration's choices). */
+  create?: { description?: string; isPrivate?: boolean; originalUrl?: string; isMirror?: boolean };
+  /** Runs in the import's own transaction after every row is written (a pull mirror's row). */
+  finish?: (tx: Tx, repo: RepoRow) => void;
+}
+
 /**
  * Gitea's restore-repo: a dump made by `dump-repo` (or by Gitea) becomes a repository of this
  * instance, new or existing but empty (no git branches or tags, issues, pull requests, labels, milestones or releases).
- *
- * Everything is checked first, every file against its schema and every reference between files,
- * and nothing is written when anything is wrong. Then the repository is created if needed, the git
- * data fetched into it (branches, tags and the pull requests' heads), the release assets copied into storage, and every row written in one
- * transaction; a failure there deletes the repository this restore created, or takes the fetched
- * branches out of the one it filled, and removes the copied assets.
  */
 export async function restoreRepo(env: Env, input: RestoreInput): Promise<RestoreSummary> {
-  const { units } = input;
   const owner = getUserByName(env.db, input.ownerName);
   if (!owner) throw new NotFound(`owner ${input.ownerName} does not exist`);
   // Gitea restores as the first site administrator (GetAdminUser): the creator of the repository.
@@ -267,8 +284,30 @@ export async function restoreRepo(env: Env, input: RestoreInput): Promise<Restor
   if (existing && !(existing.isEmpty && data.trackerIsEmpty(env.db, existing.id))) {
     throw new Conflict(`repository ${owner.name}/${existing.name} already exists and is not empty`);
   }
+  const { summary } = await importDump(env, {
+    dir: input.repoDir,
+    owner,
+    doer,
+    repoName: input.repoName,
+    units: input.units,
+    people: "local",
+    existing,
+  });
+  return summary;
+}
+
+/**
+ * The one import path of restore-repo and migrations. Everything is checked first, every file
+ * against its schema and every reference between files, and nothing is written when anything is
+ * wrong. Then the repository is created if needed, the git data fetched into it (branches, tags
+ * and the pull requests' heads), the release assets copied into storage, and every row written in
+ * one transaction; a failure there deletes the repository this import created, or takes the
+ * fetched branches out of the one it filled, and removes the copied assets.
+ */
+export async function importDump(env: Env, input: ImportInput): Promise<{ repo: RepoRow; summary: RestoreSummary }> {
+  const { units, owner, doer, existing } = input;
   const orgLabels = owner.type === UserType.Organization ? data.orgLabelsByName(env.db, owner.id) : new Map();
-  const dump = await loadDump(input.repoDir, { units, orgLabels: new Set(orgLabels.keys()) });
+  const dump = await loadDump(input.dir, { units, orgLabels: new Set(orgLabels.keys()) });
   if (existing && existing.objectFormat !== dump.git.objectFormat) {
     throw new Conflict(
       `repository ${owner.name}/${existing.name} uses ${existing.objectFormat} object names, the dump ${dump.git.objectFormat}`,
@@ -282,21 +321,27 @@ export async function restoreRepo(env: Env, input: RestoreInput): Promise<Restor
       owner,
       doer,
       name: input.repoName,
-      description: dump.description,
-      isPrivate: dump.isPrivate,
+      description: input.create?.description ?? dump.description,
+      isPrivate: input.create?.isPrivate ?? dump.isPrivate,
       defaultBranch,
       objectFormat: dump.git.objectFormat,
+      originalUrl: input.create?.originalUrl,
+      isMirror: input.create?.isMirror,
     }));
   const path = gitDirOf(env, owner, repo);
   let releases: PreparedRelease[] = [];
   try {
-    await fetchBranchesAndTags(path, join(input.repoDir, FILES.git));
+    await fetchBranchesAndTags(path, join(input.dir, FILES.git));
     const heads = await readBranchHeads(path);
     if (heads.length) await setHead(path, defaultBranch);
-    const pulls = dump.pulls && (await preparePulls(env, repo, path, join(input.repoDir, FILES.git), dump.pulls, dump.reviews));
+    const pulls = dump.pulls && (await preparePulls(env, repo, path, join(input.dir, FILES.git), dump.pulls, dump.reviews));
     releases = await prepareReleases(env, path, dump.releases ?? []);
-    const counts = writeTx(env.db, (tx) => importRows(tx, { repo, dump, units, heads, defaultBranch, doer, orgLabels, releases, pulls }));
-    return { fullName: `${owner.name}/${repo.name}`, created: !existing, ...counts };
+    const counts = writeTx(env.db, (tx) => {
+      const c = importRows(tx, { repo, dump, units, heads, defaultBranch, doer, orgLabels, releases, pulls, people: input.people });
+      input.finish?.(tx, repo);
+      return c;
+    });
+    return { repo, summary: { fullName: `${owner.name}/${repo.name}`, created: !existing, ...counts } };
   } catch (err) {
     discardReleaseFiles(env, releases);
     if (!existing) {

@@ -6,7 +6,7 @@ import * as model from "../../models/push-mirror.ts";
 import * as repos from "../../models/repo.ts";
 import * as users from "../../models/user.ts";
 import { nowUnix } from "../../lib/time.ts";
-import { pushToMirror } from "../../git/push-mirror.ts";
+import { pushMirrorRefs } from "../../git/remote.ts";
 import type { Job, JobResult } from "../../queue/work-queue.ts";
 import { gitDirOf } from "../repo/lookup.ts";
 import { checkHost, type RemoteCredentials } from "./remote-address.ts";
@@ -92,7 +92,7 @@ async function push(env: Env, m: PushMirrorRow): Promise<string | undefined> {
   if (!verdict.allowed) {
     return `${url.host} is not an allowed remote (check [migrations] ALLOWED_DOMAINS, BLOCKED_DOMAINS and ALLOW_LOCALNETWORKS)`;
   }
-  const outcome = await pushToMirror(gitDirOf(env, owner, repo), {
+  const outcome = await pushMirrorRefs(gitDirOf(env, owner, repo), {
     url: m.remoteAddress,
     username: credentials.username,
     password: credentials.password,

@@ -39,6 +39,10 @@ export interface CreateRepoInput {
   trustModel?: string;
   /** A label set to create (`issue_labels`: "Default", "Advanced", ...). */
   issueLabels?: string;
+  /** Where a migrated repository came from, without credentials. */
+  originalUrl?: string;
+  /** A pull mirror (its `mirror` row is the migration's to write). */
+  isMirror?: boolean;
 }
 
 /** The owner's own limit, else `[repository] MAX_CREATION_LIMIT`; -1 is none. */
@@ -138,6 +142,8 @@ export async function createRepo(env: Env, input: CreateRepoInput): Promise<Repo
       trustModel,
       isPrivate: input.isPrivate ?? false,
       isTemplate: input.isTemplate ?? false,
+      originalUrl: input.originalUrl ?? "",
+      isMirror: input.isMirror ?? false,
       isEmpty: true,
       createdUnix: now,
       updatedUnix: now,

@@ -25,6 +25,7 @@ import { watchOperations } from "./repos/watchers.ts";
 import { topicOperations } from "./repos/topics.ts";
 import { forkOperations } from "./repos/forks.ts";
 import { generateOperations } from "./repos/generate.ts";
+import { migrateOperations } from "./repos/migrate.ts";
 import { mergeUpstreamOperations } from "./repos/merge-upstream.ts";
 import { transferOperations } from "./repos/transfer.ts";
 import { templateOperations } from "./misc/templates.ts";
@@ -110,6 +111,7 @@ export const apiOperations: readonly AnyOperation[] = [
   ...topicOperations,
   ...forkOperations,
   ...generateOperations,
+  ...migrateOperations,
   ...mergeUpstreamOperations,
   ...transferOperations,
   ...templateOperations,

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pushToMirror } from "../../src/git/push-mirror.ts";
+import { pushMirrorRefs } from "../../src/git/remote.ts";
 import { gitOk, localRepo } from "../support/git.ts";
 
 /** A bare repository with one commit on main, to push from. */
@@ -42,7 +42,7 @@ describe("pushToMirror", () => {
   test("credentials travel as a Basic header only, never in the URL; a refusal is reported", async () => {
     seen.length = 0;
     const password = "s3cret-Pw!";
-    const out = await pushToMirror(bare, {
+    const out = await pushMirrorRefs(bare, {
       url: `http://127.0.0.1:${remote.port}/team/r.git`,
       username: "mirror-bot",
       password,
@@ -57,7 +57,7 @@ describe("pushToMirror", () => {
 
   test("without credentials no Authorization header is sent", async () => {
     seen.length = 0;
-    await pushToMirror(bare, { url: `http://127.0.0.1:${remote.port}/r.git`, username: "", password: "", timeoutMs: 20_000 });
+    await pushMirrorRefs(bare, { url: `http://127.0.0.1:${remote.port}/r.git`, username: "", password: "", timeoutMs: 20_000 });
     expect(seen.length).toBeGreaterThan(0);
     expect(seen.every((s) => s.auth === null)).toBe(true);
   });
@@ -65,7 +65,7 @@ describe("pushToMirror", () => {
   test("the connection goes to the pinned address, whatever the name resolves to", async () => {
     seen.length = 0;
     // `.invalid` never resolves: only the pinned address can be reached.
-    const out = await pushToMirror(bare, {
+    const out = await pushMirrorRefs(bare, {
       url: `http://mirror.invalid:${remote.port}/r.git`,
       username: "",
       password: "",
@@ -80,7 +80,7 @@ describe("pushToMirror", () => {
   test("a redirect is not followed (its target was never checked)", async () => {
     seen.length = 0;
     elsewhere.length = 0;
-    const out = await pushToMirror(bare, { url: `http://127.0.0.1:${remote.port}/redirect/r.git`, username: "u", password: "p", timeoutMs: 20_000 });
+    const out = await pushMirrorRefs(bare, { url: `http://127.0.0.1:${remote.port}/redirect/r.git`, username: "u", password: "p", timeoutMs: 20_000 });
     expect(out.ok).toBe(false);
     expect(seen.length).toBeGreaterThan(0);
     expect(elsewhere).toEqual([]);
@@ -91,7 +91,7 @@ describe("pushToMirror", () => {
     const { promise: never, resolve: endRemote } = Promise.withResolvers<void>();
     const slow = Bun.serve({ hostname: "127.0.0.1", port: 0, idleTimeout: 0, fetch: async () => (await never, new Response("late")) });
     try {
-      const out = await pushToMirror(bare, { url: `http://127.0.0.1:${slow.port}/r.git`, username: "", password: "", timeoutMs: 500 });
+      const out = await pushMirrorRefs(bare, { url: `http://127.0.0.1:${slow.port}/r.git`, username: "", password: "", timeoutMs: 500 });
       expect(out).toEqual({ ok: false, message: "push timed out after 1s" });
     } finally {
       endRemote();

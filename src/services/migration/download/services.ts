@@ -1,0 +1,17 @@
+import type { Env } from "../../env.ts";
+import { gitDownloader } from "./git.ts";
+import type { Downloader, ServiceName, SourceOptions } from "./source.ts";
+
+/**
+ * The downloader of each service Gitea's migrations speak. The API clients are loaded when a
+ * migration asks for one: a server that never migrates never loads them.
+ */
+export async function openDownloader(env: Env, service: ServiceName, opts: SourceOptions): Promise<Downloader> {
+  switch (service) {
+    case "git":
+      return gitDownloader(opts);
+    // SERVICES
+  }
+  void env;
+  throw new Error(`no downloader for ${service}`);
+}

@@ -1,0 +1,68 @@
+import type { Env } from "../env.ts";
+import type { Tx } from "../../db/client.ts";
+import * as model from "../../models/pull-mirror.ts";
+import { Invalid } from "../../lib/errors.ts";
+import { nowUnix } from "../../lib/time.ts";
+import { DurationError, formatGoDuration, parseGoDuration } from "../../config/go-duration.ts";
+import type { RemoteCredentials } from "./remote-address.ts";
+
+/**
+ * A pull mirror's credentials are sealed (env.mirrorBox) bound to its repository: sealed
+ * credentials copied onto another repository's mirror do not open.
+ */
+const context = (repoId: number) => `mirror:${repoId}`;
+
+export function sealPullCredentials(env: Env, repoId: number, c: RemoteCredentials): string {
+  if (!c.username && !c.password) return "";
+  return env.mirrorBox.seal(JSON.stringify({ username: c.username, password: c.password }), context(repoId));
+}
+
+/** The clear credentials; throws when they do not open (another SECRET_KEY, a moved row). */
+export function openPullCredentials(env: Env, m: { repoId: number; remoteCredentials: string }): RemoteCredentials {
+  if (!m.remoteCredentials) return { username: "", password: "" };
+  const c = JSON.parse(env.mirrorBox.open(m.remoteCredentials, context(m.repoId))) as Partial<RemoteCredentials>;
+  return { username: c.username ?? "", password: c.password ?? "" };
+}
+
+/**
+ * A pull mirror's interval as Gitea takes it (a Go duration): empty means `[mirror]
+ * DEFAULT_INTERVAL`, 0 turns the periodic sync off, anything else must be at least MIN_INTERVAL.
+ * Returns nanoseconds; 422 for a value Gitea would refuse.
+ */
+export function parseMirrorInterval(env: Env, raw: string | undefined): number {
+  if (raw === undefined || raw === "") return env.settings.mirror.defaultIntervalNs;
+  let ns: number;
+  try {
+    ns = parseGoDuration(raw);
+  } catch (err) {
+    if (err instanceof DurationError) throw new Invalid(`invalid mirror_interval: ${err.message}`);
+    throw err;
+  }
+  const min = env.settings.mirror.minIntervalNs;
+  if (ns !== 0 && ns < min) throw new Invalid(`interval ${formatGoDuration(ns)} is set below Minimum Interval of ${formatGoDuration(min)}`);
+  return ns;
+}
+
+export interface NewPullMirror {
+  /** The remote's address without credentials. */
+  address: string;
+  credentials: RemoteCredentials;
+  intervalNs: number;
+}
+
+/**
+ * Records a new mirror repository's remote in `tx` (Gitea's migration writes its mirror row the
+ * same way): the first periodic sync is due one interval from now, the clone having just run.
+ */
+export function recordPullMirror(env: Env, tx: Tx, repoId: number, m: NewPullMirror): void {
+  const now = nowUnix();
+  model.insertPullMirror(tx, {
+    repoId,
+    intervalNs: m.intervalNs,
+    enablePrune: true,
+    remoteAddress: m.address,
+    remoteCredentials: sealPullCredentials(env, repoId, m.credentials),
+    updatedUnix: now,
+    nextUpdateUnix: m.intervalNs > 0 ? now + Math.floor(m.intervalNs / 1e9) : 0,
+  });
+}
