@@ -57,7 +57,7 @@ interface Person {
 const GHOST: Person = { id: -1, name: "Ghost", email: "" };
 
 /** Gitea's dump-repo refuses a repo_dir that is a file or holds anything. */
-function checkTarget(repoDir: string): void {
+export function checkTarget(repoDir: string): void {
   if (!existsSync(repoDir)) return;
   if (!statSync(repoDir).isDirectory()) throw new Invalid(`repo_dir "${repoDir}" already exists and is not a directory`);
   if (readdirSync(repoDir).length > 0) throw new Invalid(`repo_dir "${repoDir}" is not empty`);
