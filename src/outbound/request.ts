@@ -236,7 +236,9 @@ async function direct(
           const err = sink.write(c);
           if (err) {
             finish(err);
-            request.destroy(err);
+            // Without the error: nobody listens for it once the request has settled.
+            res.destroy();
+            request.destroy();
           }
         });
         res.on("end", () => {
@@ -322,7 +324,7 @@ class BodyFile {
   private readonly writer: ReturnType<ReturnType<typeof Bun.file>["writer"]>;
   private size = 0;
   constructor(
-    private readonly path: string,
+    path: string,
     private readonly limit: number,
   ) {
     this.writer = Bun.file(path).writer();
