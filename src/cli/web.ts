@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import { UsageError, type Command } from "./command.ts";
 import { configFlags, openRuntime } from "./runtime.ts";
 import { countUsers } from "../services/user/lookup.ts";
+import { clearMigrationScratch } from "../services/migration/scratch.ts";
 import { VERSION } from "../version.ts";
 import { normalizeRootUrl } from "../config/settings.ts";
 import { sqliteOf } from "../db/client.ts";
@@ -97,7 +98,9 @@ export const webCommand: Command = {
       config: settings.configFile,
       database: settings.database.path,
     });
-    // Background work left from before (webhook deliveries and mail of a previous run) resumes now.
+    // Background work left from before (webhook deliveries and mail of a previous run) resumes now;
+    // a migration's download does not (its request is gone), so its scratch space goes.
+    clearMigrationScratch(settings);
     env.queue.start();
     if (countUsers(env) === 0) {
       log.info(

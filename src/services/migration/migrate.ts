@@ -1,6 +1,4 @@
-import { randomUUID } from "node:crypto";
 import { rmSync } from "node:fs";
-import { join } from "node:path";
 import type { Env } from "../env.ts";
 import { UserType, type RepoRow, type UserRow } from "../../db/schema/index.ts";
 import * as repos from "../../models/repo.ts";
@@ -14,6 +12,7 @@ import { parseMirrorInterval, recordPullMirror } from "../mirror/pull-mirrors.ts
 import type { RemoteCredentials } from "../mirror/remote-address.ts";
 import type { Unit } from "./format.ts";
 import { importDump } from "./restore.ts";
+import { scratchDir } from "./scratch.ts";
 import { DISALLOWED_HOST } from "./download/http.ts";
 import { openDownloader } from "./download/services.ts";
 import { SERVICE_NAMES, type ServiceName } from "./download/source.ts";
@@ -160,7 +159,7 @@ export async function migrateRepo(env: Env, input: MigrateInput): Promise<RepoRo
     authToken: input.authToken,
   });
   const units = unitsOf(input);
-  const dir = join(env.settings.server.appDataPath, "tmp", "migrate", randomUUID());
+  const dir = scratchDir(env.settings);
   try {
     const dumped = await writeDump(env, downloader, units, dir, address.clean);
     const { repo } = await importDump(env, {
