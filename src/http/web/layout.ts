@@ -70,7 +70,9 @@ function header(chrome: PageChrome, currentPath: string): Html {
   const base = subUrl(env);
   const service = env.settings.service;
   const signedIn = doer
-    ? html`<a href="${base}/${doer.name}">${avatarImg(env, doer)} ${doer.name}</a>
+    ? html`<details class="menu create-menu"><summary class="button" title="Create…"><span aria-hidden="true">+</span><span class="sr-only">Create…</span></summary>
+<div class="menu-body"><a href="${base}/repo/migrate">New Migration</a></div></details>
+<a href="${base}/${doer.name}">${avatarImg(env, doer)} ${doer.name}</a>
 <a href="${base}/user/settings">Settings</a>
 <form method="post" action="${base}/user/logout">${csrfField(state)}<button class="link" type="submit">Sign out</button></form>`
     : html`${

@@ -80,6 +80,10 @@ export const webRoutes: readonly WebRoute[] = [
   { method: "POST", path: "/org/:org/settings/packages/cargo/initialize", load: () => import("./pages/user/settings-packages-cargo.ts"), name: "orgInitialize" },
   { method: "POST", path: "/org/:org/settings/packages/cargo/rebuild", load: () => import("./pages/user/settings-packages-cargo.ts"), name: "orgRebuild" },
 
+  // ── new migration (Gitea's /repo/migrate: the chooser, a service's form, its post) ──
+  { method: "GET", path: "/repo/migrate", load: () => import("./pages/repo/migrate.ts"), name: "migrateForm" },
+  { method: "POST", path: "/repo/migrate", load: () => import("./pages/repo/migrate.ts"), name: "migratePost" },
+
   // ── explore, profiles, avatars ──
   { method: "GET", path: "/:owner/-/packages", load: () => import("./pages/packages.ts"), name: "list" },
   { method: "GET", path: "/:owner/-/packages/:type/:name/:version", load: () => import("./pages/packages.ts"), name: "version" },
