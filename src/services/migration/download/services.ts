@@ -10,6 +10,10 @@ export async function openDownloader(env: Env, service: ServiceName, opts: Sourc
   switch (service) {
     case "git":
       return gitDownloader(opts);
+    case "gitea":
+      return (await import("./gitea.ts")).giteaDownloader(env, opts);
+    case "gogs":
+      return (await import("./gogs.ts")).gogsDownloader(env, opts);
     // SERVICES
   }
   void env;
