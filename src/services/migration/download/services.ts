@@ -10,6 +10,8 @@ export async function openDownloader(env: Env, service: ServiceName, opts: Sourc
   switch (service) {
     case "git":
       return gitDownloader(opts);
+    case "github":
+      return (await import("./github.ts")).githubDownloader(env, opts);
     case "gitea":
       return (await import("./gitea.ts")).giteaDownloader(env, opts);
     case "gogs":
