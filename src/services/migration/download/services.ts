@@ -16,6 +16,8 @@ export async function openDownloader(env: Env, service: ServiceName, opts: Sourc
       return (await import("./gitea.ts")).giteaDownloader(env, opts);
     case "gogs":
       return (await import("./gogs.ts")).gogsDownloader(env, opts);
+    case "gitlab":
+      return (await import("./gitlab.ts")).gitlabDownloader(env, opts);
     // SERVICES
   }
   void env;
