@@ -13,6 +13,8 @@ import { gitOk, localRepo } from "../support/git.ts";
 
 const TOKEN = "ghp_16C7e42F292c6912E7710c838347Ae178B4a";
 /** Minutes after 2020-01-01 as GitHub writes times. */
+/** Pull request #1's change to hello.txt, as GitHub shows it in a review comment on its last line. */
+const HUNK = "@@ -1 +1,2 @@\n-hello\n+hi\n+world";
 const at = (minutes: number) => new Date(Date.UTC(2020, 0, 1, 0, minutes)).toISOString().replace(".000Z", "Z");
 
 const local = makeTestApp("[migrations]\nALLOW_LOCALNETWORKS = true\n", { listen: true });
@@ -33,7 +35,7 @@ async function prepareGit(owner: string, name: string): Promise<void> {
   const sha = async (rev: string) => (await gitOk(["rev-parse", rev], { cwd: work })).trim();
   shas.root = await sha("HEAD");
   await gitOk(["checkout", "-q", "-b", "feature"], { cwd: work });
-  await Bun.write(join(work, "hello.txt"), "hello\nworld\n");
+  await Bun.write(join(work, "hello.txt"), "hi\nworld\n");
   await gitOk(["commit", "-qam", "say world"], { cwd: work });
   shas.feature = await sha("HEAD");
   await gitOk(["checkout", "-q", "main"], { cwd: work });
@@ -120,7 +122,9 @@ function seed(): GhSeed {
             commitId: shas.feature,
             submitted: at(96),
             comments: [
-              { user: "octocat", body: "Nice line.", path: "hello.txt", line: 2, side: "RIGHT", diffHunk: "@@ -1 +1,2 @@\n hello\n+world", position: 2 },
+              { user: "octocat", body: "Nice line.", path: "hello.txt", line: 2, side: "RIGHT", diffHunk: HUNK, position: 3 },
+              // Placed by its hunk alone: its last line is the old side's line 1.
+              { user: "hubot", body: "Why drop hello?", path: "hello.txt", line: 1, side: "LEFT", diffHunk: "@@ -1 +1,2 @@\n-hello", position: 1, omitLine: true },
             ],
           },
           // A draft review: its author's alone, never submitted.
@@ -136,6 +140,7 @@ function seed(): GhSeed {
         head: { ref: "fix", sha: shas.fork, user: "monalisa", repo: "hello-world" },
         base: { ref: "main", sha: shas.merge },
         draft: true,
+        requestedReviewers: ["octocat"],
       },
     ],
     releases: [
@@ -157,16 +162,27 @@ beforeAll(async () => {
   await prepareGit("octo-org", "hello-world");
   fake = startFakeGitHub(seed(), { token: TOKEN, gitRoot });
 });
+let empty: FakeGitHub;
+beforeAll(async () => {
+  // A second source with nothing but its git data: every list empty, no topics.
+  const bare = fakeGitHubRepoDir(gitRoot, "octo-org", "bare-bones");
+  await gitOk(["clone", "-q", "--bare", fakeGitHubRepoDir(gitRoot, "octo-org", "hello-world"), bare]);
+  empty = startFakeGitHub(
+    { owner: "octo-org", name: "bare-bones", description: "", private: false, defaultBranch: "main", topics: [], labels: [], milestones: [], issues: [], pulls: [], releases: [] },
+    { token: TOKEN, gitRoot },
+  );
+});
 afterAll(() => {
+  empty?.stop();
   fake?.stop();
   rmSync(gitRoot, { recursive: true, force: true });
 });
 
-const migrate = (repoName: string, authToken: string) =>
+const migrate = (repoName: string, authToken: string, from = fake) =>
   local.json("POST", "/api/v1/repos/migrate", {
     token: aliceToken,
     body: {
-      clone_addr: fake.repoUrl,
+      clone_addr: from.repoUrl,
       repo_name: repoName,
       service: "github",
       auth_token: authToken,
@@ -267,9 +283,17 @@ describe("POST /repos/migrate from GitHub", () => {
     expect(reviews.length).toBe(1);
     expect(reviews[0]).toMatchObject({ state: "APPROVED", body: "Looks good.", commit_id: shas.feature });
     const comments = await get(`/pulls/1/reviews/${reviews[0].id}/comments`);
-    expect(comments.map((c: { path: string; body: string }) => [c.path, c.body])).toEqual([["hello.txt", "Nice line."]]);
-    // GitHub's line 2 of the new side is Gitea's position 2.
-    expect(comments[0]).toMatchObject({ position: 2, commit_id: shas.feature, diff_hunk: "@@ -1 +1,2 @@\n hello\n+world" });
+    expect(comments.map((c: { path: string; body: string }) => [c.path, c.body])).toEqual([
+      ["hello.txt", "Nice line."],
+      ["hello.txt", "Why drop hello?"],
+    ]);
+    // Gitea's API shows a new-side line as `position`, an old-side one as `original_position`.
+    expect(comments[0]).toMatchObject({ position: 2, original_position: 0, commit_id: shas.feature, diff_hunk: HUNK });
+    expect(comments[1]).toMatchObject({ position: 0, original_position: 1 });
+
+    // A review asked for and not given yet.
+    const asked = await get("/pulls/2/reviews");
+    expect(asked.map((r: { state: string }) => r.state)).toEqual(["REQUEST_REVIEW"]);
   });
 
   test("releases arrive with their assets' bytes", async () => {
@@ -284,5 +308,16 @@ describe("POST /repos/migrate from GitHub", () => {
     expect(new Uint8Array(await res.arrayBuffer())).toEqual(assetBytes);
     // Fetched through the asset's API address, which redirected to the file.
     expect(fake.requests).toContain("GET /api/v3/repos/octo-org/hello-world/releases/assets/1");
+  });
+
+  test("a source with empty lists comes in with its git data alone", async () => {
+    const r = await migrate("bare-bones", TOKEN, empty);
+    expect(r.status).toBe(201);
+    const bones = (path: string) => local.ok("GET", `/api/v1/repos/alice/bare-bones${path}`, aliceToken);
+    expect((await bones("/branches")).map((b: { name: string }) => b.name)).toEqual(["main"]);
+    expect(await bones("/issues?state=all")).toEqual([]);
+    expect(await bones("/pulls?state=all")).toEqual([]);
+    expect(await bones("/labels")).toEqual([]);
+    expect(await bones("/releases")).toEqual([]);
   });
 });

@@ -42,8 +42,14 @@ export interface SeedReviewComment {
   path: string;
   line: number;
   side: "LEFT" | "RIGHT";
+  /** The hunk up to the commented line, as GitHub cuts it. */
   diffHunk: string;
   position: number;
+  /**
+   * Leave out the optional line fields (side, line, original_line, start_*), as the list of a
+   * review's comments is seen to do: the hunk is then all there is to place the comment.
+   */
+  omitLine?: boolean;
 }
 export interface SeedReview {
   user: string;
@@ -60,6 +66,8 @@ export interface SeedPull extends SeedIssue {
   mergeCommitSha?: string;
   draft?: boolean;
   reviews?: SeedReview[];
+  /** Reviews asked of these people and not given yet. */
+  requestedReviewers?: string[];
 }
 export interface SeedRelease {
   tag: string;
@@ -327,7 +335,7 @@ export function startFakeGitHub(seed: GhSeed, opts: { token: string; gitRoot: st
       merge_commit_sha: p.mergeCommitSha ?? null,
       assignee: issue.assignee,
       assignees: issue.assignees,
-      requested_reviewers: [],
+      requested_reviewers: (p.requestedReviewers ?? []).map(simpleUser),
       requested_teams: [],
       head: branchJson(p.head),
       base: branchJson(p.base),
@@ -412,13 +420,8 @@ export function startFakeGitHub(seed: GhSeed, opts: { token: string; gitRoot: st
       pull_request_url: `${repoApi}/pulls/${p.number}`,
       author_association: "COLLABORATOR",
       _links: { self: { href: url }, html: { href: `${htmlBase}/pull/${p.number}#discussion-r${id}` }, pull_request: { href: `${repoApi}/pulls/${p.number}` } },
-      start_line: null,
-      original_start_line: null,
-      start_side: null,
-      line: c.line,
-      original_line: c.line,
-      side: c.side,
       reactions: reactionSummary(`${url}/reactions`),
+      ...(c.omitLine ? {} : { start_line: null, original_start_line: null, start_side: null, line: c.line, original_line: c.line, side: c.side }),
     };
   };
 
@@ -567,6 +570,10 @@ export function startFakeGitHub(seed: GhSeed, opts: { token: string; gitRoot: st
       return paged(u, items.map(pullJson));
     }
     if (a === "pulls" && b === "comments" && c && d === "reactions") return paged(u, []);
+    if (a === "pulls" && b && c === "requested_reviewers" && !d) {
+      const p = pull(b);
+      return p ? json({ users: (p.requestedReviewers ?? []).map(simpleUser), teams: [] }) : notFound();
+    }
     if (a === "pulls" && b && c === "reviews" && !d) {
       const p = pull(b);
       return p ? paged(u, (p.reviews ?? []).map((r, k) => reviewJson(p, r, k))) : notFound();

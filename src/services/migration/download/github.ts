@@ -252,6 +252,8 @@ export function githubDownloader(env: Env, opts: SourceOptions): Downloader {
   const http = new SourceHttp(env, { Accept: "application/vnd.github+json", "X-GitHub-Api-Version": "2022-11-28", ...auth });
   /** The API address of each release asset, which serves the bytes of a private repository's assets too. */
   const assetApiUrls = new Map<number, string>();
+  /** When each pull request last changed: the time its outstanding review requests are recorded at. */
+  const pullUpdated = new Map<number, string>();
   /** Where the next issues page starts on GitHub: pages of pull requests only are read past (see `issues`). */
   let nextIssuePage = 1;
 
@@ -477,7 +479,10 @@ export function githubDownloader(env: Env, opts: SourceOptions): Downloader {
       const answer = await http.json<GhPull[]>(url, { allow404: true });
       if (!answer) return { items: [], isEnd: true };
       const items: PullRequestRecord[] = [];
-      for (const p of answer.data) items.push(await pullRecord(p));
+      for (const p of answer.data) {
+        pullUpdated.set(p.number, p.updated_at);
+        items.push(await pullRecord(p));
+      }
       return { items, isEnd: !nextLink(answer.headers) || answer.data.length < size };
     },
 
@@ -498,6 +503,22 @@ export function githubDownloader(env: Env, opts: SourceOptions): Downloader {
           created_at: r.submitted_at,
           state: reviewState(r.state),
           comments: await reviewComments(pullNumber, r.id),
+        });
+      }
+      // Reviews asked for and not given yet (Gitea's REQUEST_REVIEW); requested teams have no reviewer to record.
+      const requested = await http.json<{ users?: GhUser[] }>(`${repoApi}/pulls/${pullNumber}/requested_reviewers`, { allow404: true });
+      const askedAt = pullUpdated.get(pullNumber);
+      for (const user of requested?.data.users ?? []) {
+        if (!askedAt) break;
+        out.push({
+          issue_index: pullNumber,
+          reviewer_id: user.id,
+          reviewer_name: user.login,
+          official: false,
+          commit_id: "",
+          content: "",
+          created_at: askedAt,
+          state: "REQUEST_REVIEW",
         });
       }
       return out;
