@@ -18,6 +18,8 @@ const maria: SeedUser = { id: 11, username: "maria", name: "Maria Rossi" };
 const jonas: SeedUser = { id: 12, username: "jonas", name: "Jonas Berg" };
 const at = (hour: number) => new Date(Date.UTC(2024, 0, 1, hour)).toISOString();
 const ASSET = new TextEncoder().encode("widget binary \u0000\u0001\u0002 bytes\n");
+/** A release link away from the GitLab: never fetched (nothing listens there). */
+const ELSEWHERE = "http://127.0.0.2:9/downloads/widget.tar.gz";
 
 /** The source's git data: main (A, then the merge M of feature's B), an unmerged topic commit C kept only as MR 2's head. */
 async function sourceRepository(gitRoot: string) {
@@ -158,7 +160,10 @@ function seedOf(c: { A: string; B: string; M: string; C: string }): GitlabSeed {
         released_at: at(112),
         author: maria,
         commit_id: c.M,
-        links: [{ id: 7, name: "widget-linux.bin", bytes: ASSET }],
+        links: [
+          { id: 7, name: "widget-linux.bin", bytes: ASSET },
+          { id: 8, name: "mirror", bytes: new Uint8Array(), url: ELSEWHERE },
+        ],
       },
     ],
   };
@@ -269,9 +274,19 @@ describe("POST /repos/migrate from GitLab", () => {
     const release = await local.ok("GET", `${repo}/releases/tags/v1.0`, aliceToken);
     expect(release.name).toBe("Widget 1.0");
     expect(release.body).toBe("The first release.");
-    expect(release.assets.map((a: { name: string; size: number }) => [a.name, a.size])).toEqual([["widget-linux.bin", ASSET.length]]);
-    const download = await fetch(release.assets[0].browser_download_url, { headers: { Authorization: `token ${aliceToken}` } });
-    expect(download.status).toBe(200);
-    expect(new Uint8Array(await download.arrayBuffer())).toEqual(ASSET);
+    const assets = [...release.assets].sort((a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name));
+    expect(assets.map((a: { name: string; size: number }) => [a.name, a.size])).toEqual([
+      ["mirror", ELSEWHERE.length],
+      ["widget-linux.bin", ASSET.length],
+    ]);
+    const bytesOf = async (i: number) => {
+      const res = await fetch(assets[i].browser_download_url, { headers: { Authorization: `token ${aliceToken}` } });
+      expect(res.status).toBe(200);
+      return new Uint8Array(await res.arrayBuffer());
+    };
+    expect(await bytesOf(1)).toEqual(ASSET);
+    // A link outside the GitLab is kept as its address, as Gitea keeps it, rather than fetched.
+    expect(new TextDecoder().decode(await bytesOf(0))).toBe(ELSEWHERE);
+    expect(gl.requests.filter((q) => q.includes("/uploads/"))).toHaveLength(1);
   });
 });

@@ -96,7 +96,8 @@ export interface SeedRelease {
   released_at: string;
   author: SeedUser;
   commit_id: string;
-  links: { id: number; name: string; bytes: Uint8Array }[];
+  /** Files the fake serves, or a link to `url` elsewhere (its bytes are then ignored). */
+  links: { id: number; name: string; bytes: Uint8Array; url?: string }[];
 }
 export interface GitlabSeed {
   project: {
@@ -440,7 +441,7 @@ class GitlabViews {
         links: r.links.map((l) => ({
           id: l.id,
           name: l.name,
-          url: `${this.base}${uploadPath(full, l.id, l.name)}`,
+          url: l.url ?? `${this.base}${uploadPath(full, l.id, l.name)}`,
           direct_asset_url: `${this.webBase}/-/releases/${r.tag_name}/downloads/${l.name}`,
           link_type: "other",
         })),
