@@ -5,6 +5,7 @@ import { dirname, join } from "node:path";
 import { makeTestApp } from "../support/app.ts";
 import { fakeGitHubRepoDir, startFakeGitHub, type FakeGitHub, type GhSeed, type SeedIssue } from "../support/fake-github.ts";
 import { gitOk, localRepo } from "../support/git.ts";
+import { githubApiBase, lineFromHunk } from "../../src/services/migration/download/github.ts";
 
 /**
  * `POST /repos/migrate` with service "github" against a GitHub Enterprise server on loopback
@@ -310,6 +311,15 @@ describe("POST /repos/migrate from GitHub", () => {
     expect(fake.requests).toContain("GET /api/v3/repos/octo-org/hello-world/releases/assets/1");
   });
 
+  test("without a token, the name and password sign in to the API and to git", async () => {
+    const r = await local.json("POST", "/api/v1/repos/migrate", {
+      token: aliceToken,
+      body: { clone_addr: empty.repoUrl, repo_name: "by-password", service: "github", auth_username: "octocat", auth_password: TOKEN, labels: true },
+    });
+    expect(r.status).toBe(201);
+    expect((await local.ok("GET", "/api/v1/repos/alice/by-password/branches", aliceToken)).map((b: { name: string }) => b.name)).toEqual(["main"]);
+  });
+
   test("a source with empty lists comes in with its git data alone", async () => {
     const r = await migrate("bare-bones", TOKEN, empty);
     expect(r.status).toBe(201);
@@ -319,5 +329,21 @@ describe("POST /repos/migrate from GitHub", () => {
     expect(await bones("/pulls?state=all")).toEqual([]);
     expect(await bones("/labels")).toEqual([]);
     expect(await bones("/releases")).toEqual([]);
+  });
+});
+
+describe("the GitHub downloader's addresses and lines", () => {
+  test("github.com is read at api.github.com, any other host as GitHub Enterprise", () => {
+    expect(githubApiBase("https://github.com/go-gitea/gitea")).toBe("https://api.github.com");
+    expect(githubApiBase("https://GitHub.com/go-gitea/gitea.git")).toBe("https://api.github.com");
+    expect(githubApiBase("https://ghe.example.com:8443/team/tool")).toBe("https://ghe.example.com:8443/api/v3");
+    expect(githubApiBase("http://127.0.0.1:3000/o/r")).toBe("http://127.0.0.1:3000/api/v3");
+  });
+
+  test("a hunk's last line places a comment: new side positive, old side negative", () => {
+    expect(lineFromHunk("@@ -10,3 +12,4 @@ fn\n a\n b")).toBe(13);
+    expect(lineFromHunk("@@ -10,3 +12,4 @@\n a\n-b")).toBe(-11);
+    expect(lineFromHunk("@@ -10,3 +12,4 @@\n a\n-b\n+c")).toBe(13);
+    expect(lineFromHunk("not a hunk")).toBe(0);
   });
 });
