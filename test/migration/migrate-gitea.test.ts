@@ -176,6 +176,11 @@ describe("POST /repos/migrate from another Gitea-API server", () => {
   test("a private source repository needs the token; without it nothing is left behind", async () => {
     await source.ok("POST", `${API}/user/repos`, aliceToken, { name: "secret", auto_init: true, private: true }, 201);
     await source.ok("POST", `${API}/repos/alice/secret/issues`, aliceToken, { title: "hidden" }, 201);
+    const release = await source.ok("POST", `${API}/repos/alice/secret/releases`, aliceToken, { tag_name: "s1", target_commitish: "main", name: "s1" }, 201);
+    const form = new FormData();
+    form.append("attachment", new Blob([assetBytes]), "private.bin");
+    const up = await source.request("POST", `${API}/repos/alice/secret/releases/${release.id}/assets`, { token: aliceToken, body: form });
+    expect(up.status).toBe(201);
     const addr = `${source.baseUrl}alice/secret`;
 
     const refused = await target.json("POST", `${API}/repos/migrate`, {
@@ -188,11 +193,24 @@ describe("POST /repos/migrate from another Gitea-API server", () => {
 
     const r = await target.json("POST", `${API}/repos/migrate`, {
       token: carolToken,
-      body: { clone_addr: addr, service: "gitea", repo_name: "secret", issues: true, auth_token: aliceToken },
+      body: { clone_addr: addr, service: "gitea", repo_name: "secret", issues: true, releases: true, auth_token: aliceToken },
     });
     expect(r.status).toBe(201);
     const issues = await onTarget("secret/issues?state=all");
     expect(issues.map((i: { title: string }) => i.title)).toEqual(["hidden"]);
+    // The private release's file came with the token.
+    const asset = (await onTarget("secret/releases/tags/s1")).assets[0];
+    const download = await fetch(asset.browser_download_url, { headers: { Authorization: `token ${carolToken}` } });
+    expect(new Uint8Array(await download.arrayBuffer())).toEqual(assetBytes);
+
+    // Gogs signs git in with the token as the user name: the private repository comes over that way too.
+    const gogs = await target.json("POST", `${API}/repos/migrate`, {
+      token: carolToken,
+      body: { clone_addr: addr, service: "gogs", repo_name: "secret-gogs", issues: true, auth_token: aliceToken },
+    });
+    expect(gogs.status).toBe(201);
+    expect((await onTarget("secret-gogs/issues?state=all")).map((i: { title: string }) => i.title)).toEqual(["hidden"]);
+    expect((await onTarget("secret-gogs/branches")).map((b: { name: string }) => b.name)).toEqual(["main"]);
   });
 
   test("the gogs service brings issues, labels, milestones and comments", async () => {

@@ -142,6 +142,9 @@ const HEX_SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/i;
 /** A branch name the import may write under refs/heads (git's check-ref-format, the parts that matter here). */
 const SAFE_REF = /^(?!-)(?!.*(\.\.|@\{|\/\/|\/\.|\.lock(\/|$)))[^\x00-\x20~^:?*[\\\x7f]+(?<![./])$/;
 
+/** A commit id the import can trust, or none (the import refuses a review whose id is not one). */
+const hexOrEmpty = (id: string | null | undefined): string => (id && HEX_SHA.test(id) ? id : "");
+
 /** Pagination arrived in Gitea 1.12: an older server is read one page at a time until an empty one. */
 function pagesSupported(version: string): boolean {
   const m = /^v?(\d+)\.(\d+)/.exec(version);
@@ -383,7 +386,7 @@ export function giteaDownloader(env: Env, opts: SourceOptions): Downloader {
           reviewer_id: r.user.id,
           reviewer_name: userName(r.user),
           official: r.official ?? false,
-          commit_id: r.commit_id ?? "",
+          commit_id: hexOrEmpty(r.commit_id),
           content: r.body ?? "",
           created_at: createdAt,
           state,
@@ -396,7 +399,7 @@ export function giteaDownloader(env: Env, opts: SourceOptions): Downloader {
               diff_hunk: c.diff_hunk ?? "",
               // Gitea's convention: a line of the old side is negative.
               line: (c.original_position ?? 0) > 0 ? -c.original_position! : (c.position ?? 0),
-              commit_id: c.commit_id ?? "",
+              commit_id: hexOrEmpty(c.commit_id),
               poster_id: c.user?.id ?? r.user!.id,
               created_at: at,
               updated_at: time(c.updated_at, at),
