@@ -86,7 +86,7 @@ export function chooserBody(base: string, query: { org: string; mirror: string }
 <p class="muted">Choose where the repository comes from.</p>
 <ul class="rows box migrate-services">${MIGRATE_SERVICES.map(
     (s) => html`<li><a class="migrate-service" href="${keep(s)}"><strong>${s.title}</strong></a>
-<p class="small muted">${s.description}</p></li>`,
+<div class="small muted">${s.description}</div></li>`,
   )}</ul>`;
 }
 
@@ -140,7 +140,6 @@ ${field("mirror_interval", "Mirror Interval", {
     `${v.base}/repo/migrate`,
     html`<input type="hidden" name="service" value="${s.type}">
 ${field("clone_addr", "Migrate / Clone From URL", {
-  type: "url",
   value: values.cloneAddr,
   required: true,
   autofocus: !values.cloneAddr,
