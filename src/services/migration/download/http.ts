@@ -65,7 +65,10 @@ export class SourceHttp {
     this.policy = migrationPolicy(env);
   }
 
-  /** GET `url`; any 2xx answer is returned, 404 too when `allow404`; anything else fails the migration. */
+  /**
+   * GET `url`; any 2xx answer is returned, 404 and 410 too when `allow404` (a unit the source has
+   * not, or has turned off: GitHub's issues answer 410 then); anything else fails the migration.
+   */
   async get(url: string, opts: { allow404?: boolean; accept?: string } = {}): Promise<OutboundResponse> {
     const { maxAttempts, retryBackoffSeconds } = this.env.settings.migrations;
     const headers = { Accept: opts.accept ?? "application/json", "User-Agent": "hearth-migration", ...this.headers };
@@ -98,15 +101,15 @@ export class SourceHttp {
         continue;
       }
       if (wait !== undefined && wait <= MAX_RATE_LIMIT_WAIT_MS) this.waitBeforeNext = wait;
-      if ((res.status >= 200 && res.status < 300) || (res.status === 404 && opts.allow404)) return res;
+      if ((res.status >= 200 && res.status < 300) || ((res.status === 404 || res.status === 410) && opts.allow404)) return res;
       throw new SourceError(describeFailure(url, res));
     }
   }
 
-  /** GET and parse JSON (404 → undefined when `allow404`). */
+  /** GET and parse JSON (404 or 410 → undefined when `allow404`). */
   async json<T>(url: string, opts: { allow404?: boolean } = {}): Promise<JsonAnswer<T> | undefined> {
     const res = await this.get(url, opts);
-    if (res.status === 404) return undefined;
+    if (res.status === 404 || res.status === 410) return undefined;
     if (res.truncated) throw new SourceError(`${url}: the answer is larger than ${MAX_JSON_BYTES} bytes`);
     try {
       return { data: JSON.parse(res.body) as T, headers: res.headers };
