@@ -228,6 +228,8 @@ export function giteaDownloader(env: Env, opts: SourceOptions): Downloader {
       for (let page = 1; page <= MAX_LIST_PAGES; page++) {
         const answer = await http.json<{ topics?: string[] }>(`${repoApi}/topics?page=${page}&limit=${maxPerPage}`, { allow404: true });
         const topics = answer?.data.topics ?? [];
+        // A server that does not page topics sends the same list again.
+        if (page > 1 && topics.length > 0 && topics[0] === out[0]) break;
         const seenBefore = out.length;
         out.push(...topics);
         if (!answer || isLastPage({ data: topics, headers: answer.headers }, seenBefore, maxPerPage, "short-page")) break;
