@@ -4,7 +4,7 @@
  *
  * - the Env (settings, database, logger, sealing boxes, the persistent work queue, the event bus);
  * - the work queue's handlers: the event bus's worker, push announcements, webhook deliveries,
- *   mail, push mirror syncs;
+ *   mail, push and pull mirror syncs;
  * - the event bus's subscribers, in the order they hear of each event: in-app notifications, the
  *   webhook notifier, automerge, mail, Actions (workflow runs and their commit statuses).
  *
@@ -26,6 +26,7 @@ import { registerPushAnnouncements } from "./services/repo/push-announce-queue.t
 import { registerWebhookDelivery } from "./services/webhook/delivery-queue.ts";
 import { registerMailDelivery } from "./services/mail/deliver.ts";
 import { registerPushMirrorSync } from "./services/mirror/sync-queue.ts";
+import { registerPullMirrorSync } from "./services/mirror/pull-sync-queue.ts";
 import { registerActionsPeriodic } from "./services/actions/periodic.ts";
 import { registerArtifactSweep } from "./services/actions/artifact-sweep-queue.ts";
 import { subscribeNotifications } from "./services/notification/subscriber.ts";
@@ -49,6 +50,7 @@ export function wireEnv(env: Env): Env {
   registerWebhookDelivery(env);
   registerMailDelivery(env);
   registerPushMirrorSync(env);
+  registerPullMirrorSync(env);
   registerActionsPeriodic(env);
   registerArtifactSweep(env);
 

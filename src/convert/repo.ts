@@ -1,8 +1,9 @@
 import type { Settings } from "../config/settings.ts";
-import type { RepoRow, UserRow } from "../db/schema/index.ts";
+import type { PullMirrorRow, RepoRow, UserRow } from "../db/schema/index.ts";
 import { visibilityName } from "../services/user/visibility.ts";
 import type { RepoPermission } from "../services/access/permission.ts";
 import { toRFC3339 } from "../lib/time.ts";
+import { formatGoDuration } from "../config/go-duration.ts";
 import { toAPIUser, toAPIUserWithAccess } from "./user.ts";
 import type { APIRepository } from "../shapes/repo.ts";
 import type { APIUser } from "../shapes/user.ts";
@@ -16,6 +17,8 @@ export interface RepoView {
   parent?: APIRepository;
   /** A transfer waiting for its recipient (Gitea's `repo_transfer`, only while pending). */
   transfer?: { doer: UserRow; recipient: UserRow };
+  /** A pull mirror's row (only for a repository that is one): its interval and last sync. */
+  mirror?: Pick<PullMirrorRow, "intervalNs" | "updatedUnix">;
 }
 
 const GO_ZERO_TIME = "0001-01-01T00:00:00Z";
@@ -117,9 +120,10 @@ export function toAPIRepo(settings: Settings, view: RepoView): APIRepository {
     avatar_url: repo.avatar ? `${settings.server.rootUrl}repo-avatars/${encodeURIComponent(repo.avatar)}` : "",
     // Gitea: a public repository whose owner is private is "internal" (visible to the owner's members only).
     internal: !repo.isPrivate && visibilityName(owner.visibility) === "private",
-    mirror_interval: "",
+    // Gitea's Duration.String() ("8h0m0s") and the last sync, for a pull mirror only.
+    mirror_interval: repo.isMirror && view.mirror ? formatGoDuration(view.mirror.intervalNs) : "",
     object_format_name: repo.objectFormat,
-    mirror_updated: GO_ZERO_TIME,
+    mirror_updated: repo.isMirror && view.mirror ? toRFC3339(view.mirror.updatedUnix) : GO_ZERO_TIME,
     // Gitea shows the transfer's users as an anonymous caller would see them; no teams without organizations.
     ...(view.transfer
       ? {

@@ -16,7 +16,7 @@ const NO_CACHE = {
 /** A clone or fetch: the code readable (a push also advertises its refs first, under `push`). */
 const pull = { scope: "repository", signIn: false, repo: { read: "code" } } as const satisfies Access;
 /** A push: the code writable (a reader is told so), in a repository that is not archived. */
-const push = { scope: "repository", signIn: false, repo: { read: "code", write: "code", notArchived: true } } as const satisfies Access;
+const push = { scope: "repository", signIn: false, repo: { read: "code", write: "code", notMirror: "git", notArchived: true } } as const satisfies Access;
 
 export interface GitRequest {
   owner: string;

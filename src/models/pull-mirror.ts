@@ -1,6 +1,6 @@
-import { eq } from "drizzle-orm";
+import { and, eq, inArray, lte } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
-import { pullMirrors, type NewPullMirrorRow, type PullMirrorRow } from "../db/schema/index.ts";
+import { pullMirrors, queueItems, type NewPullMirrorRow, type PullMirrorRow } from "../db/schema/index.ts";
 
 /** Pull mirrors (Gitea's mirror): one row per mirror repository. */
 
@@ -10,4 +10,42 @@ export function insertPullMirror(tx: Tx, row: NewPullMirrorRow): PullMirrorRow {
 
 export function getPullMirrorByRepo(tx: Tx, repoId: number): PullMirrorRow | undefined {
   return tx.select().from(pullMirrors).where(eq(pullMirrors.repoId, repoId)).get();
+}
+
+/** The mirror rows of a page of repositories, in one query (repository lists show every mirror's interval). */
+export function listPullMirrorsByRepos(tx: Tx, repoIds: number[]): PullMirrorRow[] {
+  if (repoIds.length === 0) return [];
+  return tx.select().from(pullMirrors).where(inArray(pullMirrors.repoId, repoIds)).all();
+}
+
+export type PullMirrorPatch = Partial<Pick<PullMirrorRow, "intervalNs" | "enablePrune" | "updatedUnix" | "nextUpdateUnix" | "lastError">>;
+
+export function updatePullMirror(tx: Tx, repoId: number, patch: PullMirrorPatch): void {
+  if (Object.keys(patch).length === 0) return;
+  tx.update(pullMirrors).set(patch).where(eq(pullMirrors.repoId, repoId)).run();
+}
+
+export function deletePullMirror(tx: Tx, repoId: number): void {
+  tx.delete(pullMirrors).where(eq(pullMirrors.repoId, repoId)).run();
+}
+
+/**
+ * The items of `queue` holding exactly `payload`: whether one waits (not yet started, no lease)
+ * and whether one runs (leased), for a sync asked twice or a periodic item to be replaced.
+ */
+export function queueItemStates(tx: Tx, queue: string, payload: string, nowMs: number): { waiting: boolean; running: boolean } {
+  const rows = tx
+    .select({ leasedUntilMs: queueItems.leasedUntilMs })
+    .from(queueItems)
+    .where(and(eq(queueItems.queue, queue), eq(queueItems.payload, payload)))
+    .all();
+  return { waiting: rows.some((r) => r.leasedUntilMs <= nowMs), running: rows.some((r) => r.leasedUntilMs > nowMs) };
+}
+
+/** Deletes the items of `queue` holding one of `payloads` that no worker holds (a running one ends by itself). */
+export function dropWaitingQueueItems(tx: Tx, queue: string, payloads: string[], nowMs: number): void {
+  if (payloads.length === 0) return;
+  tx.delete(queueItems)
+    .where(and(eq(queueItems.queue, queue), inArray(queueItems.payload, payloads), lte(queueItems.leasedUntilMs, nowMs)))
+    .run();
 }

@@ -26,3 +26,9 @@ export class RepoArchived extends HearthError {
     super(423, message);
   }
 }
+
+/**
+ * The repository is a pull mirror and the declaration changes its code (Gitea's `IsMirror` checks:
+ * 403, "Git Repository is a mirror." on the API, "mirror repository is read-only" to git).
+ */
+export class RepoIsMirror extends Forbidden {}

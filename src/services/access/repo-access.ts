@@ -1,5 +1,5 @@
 import { Forbidden, NotFound, Unauthorized } from "../../lib/errors.ts";
-import { ReadRefused, RepoArchived, WriteRefused } from "./refusals.ts";
+import { ReadRefused, RepoArchived, RepoIsMirror, WriteRefused } from "./refusals.ts";
 import type { Doer, RepoPermission, RepoUnit } from "./permission.ts";
 import type { RepoContext } from "../repo/lookup.ts";
 
@@ -10,7 +10,8 @@ export type RepoRef = Pick<RepoContext, "repo" | "owner">;
  * What an operation needs of the repository it works on, declared once on the operation (or asked
  * by another front door) and checked by `checkRepoAccess` alone, in Gitea's order of refusals:
  * `read`, then `notArchived: "editor"`, then `doer`, then `write`/`admin`/`owner`, then
- * `notArchived: true`. Each field is one of Gitea's repository middlewares.
+ * `notMirror`, then `notArchived: true`. Each field is one of Gitea's repository middlewares or
+ * of the checks its handlers all make first.
  */
 export interface RepoAccess {
   /**
@@ -32,9 +33,16 @@ export interface RepoAccess {
   owner?: true;
   /**
    * Refuse an archived repository (423): `true` after the other checks (mustNotBeArchived),
-   * `"editor"` before sign-in, in the file editor's words (mustEnableEditor: "repo is not allowed to edit").
+   * `"editor"` before sign-in, in the file editor's words (mustEnableEditor: "repo is not allowed to
+   * edit"), which refuses a pull mirror too (Gitea's CanEnableEditor).
    */
   notArchived?: true | "editor";
+  /**
+   * Refuse a pull mirror, whose refs only its remote moves (403): `true` in the API's words (the
+   * branch handlers' "Git Repository is a mirror."), `"git"` in smart HTTP's ("mirror repository
+   * is read-only", asked once the pusher may write).
+   */
+  notMirror?: true | "git";
 }
 
 /** Whether a declaration can only be met by a signed-in doer (so the handler may count on one). */
@@ -108,11 +116,14 @@ export type SignedIn<C extends RepoRef = RepoContext> = C & Checked<{ doer: true
 export function checkRepoAccess<R extends RepoContext, const N extends RepoAccess>(rc: R, doer: Doer | undefined, need: N): R & Checked<N> {
   const { perm } = rc;
   if (need.read) requireRead(perm, need.read);
-  if (need.notArchived === "editor" && rc.repo.isArchived) throw new RepoArchived("repo is not allowed to edit");
+  if (need.notArchived === "editor" && (rc.repo.isArchived || rc.repo.isMirror)) throw new RepoArchived("repo is not allowed to edit");
   if (repoAccessNeedsDoer(need) && !doer) throw new Unauthorized("token is required");
   if (need.write && !canWriteUnit(perm, need.write) && !perm.isAdmin()) throw new WriteRefused();
   if (need.admin && !perm.isAdmin()) throw new Forbidden("user should be an owner or a collaborator with admin write of a repository");
   if (need.owner && !perm.isOwner()) throw new Forbidden("user should be the owner of the repo");
+  if (need.notMirror && rc.repo.isMirror) {
+    throw new RepoIsMirror(need.notMirror === "git" ? "mirror repository is read-only" : "Git Repository is a mirror.");
+  }
   if (need.notArchived === true) requireNotArchived(rc);
   return rc as R & Checked<N>;
 }

@@ -5,6 +5,7 @@ import { Invalid } from "../../lib/errors.ts";
 import { nowUnix } from "../../lib/time.ts";
 import { DurationError, formatGoDuration, parseGoDuration } from "../../config/go-duration.ts";
 import type { RemoteCredentials } from "./remote-address.ts";
+import { PULL_MIRROR_QUEUE, pullSyncPayload, putPullSync } from "./pull-sync-queue.ts";
 
 /**
  * A pull mirror's credentials are sealed (env.mirrorBox) bound to its repository: sealed
@@ -50,6 +51,12 @@ export interface NewPullMirror {
   intervalNs: number;
 }
 
+/** When a sync that ran (or a schedule set) at `now` makes the next periodic one due; 0 for none (Gitea's ScheduleNextUpdate). */
+export function nextUpdateAfter(now: number, intervalNs: number): number {
+  const seconds = Math.floor(intervalNs / 1e9);
+  return seconds > 0 ? now + seconds : 0;
+}
+
 /**
  * Records a new mirror repository's remote in `tx` (Gitea's migration writes its mirror row the
  * same way): the first periodic sync is due one interval from now, the clone having just run.
@@ -63,6 +70,26 @@ export function recordPullMirror(env: Env, tx: Tx, repoId: number, m: NewPullMir
     remoteAddress: m.address,
     remoteCredentials: sealPullCredentials(env, repoId, m.credentials),
     updatedUnix: now,
-    nextUpdateUnix: m.intervalNs > 0 ? now + Math.floor(m.intervalNs / 1e9) : 0,
+    nextUpdateUnix: nextUpdateAfter(now, m.intervalNs),
   });
+  if (m.intervalNs > 0) putPullSync(env, tx, repoId, true, m.intervalNs / 1e6);
+}
+
+/**
+ * Puts a mirror's periodic item in line with a new interval, in `tx`: the waiting item (due at
+ * the old schedule) is replaced by one due one interval from now, or by none for 0. One that is
+ * running keeps going and reads the new schedule when it is done.
+ */
+export function reschedulePeriodicSync(env: Env, tx: Tx, repoId: number, intervalNs: number): void {
+  const payload = pullSyncPayload(repoId, true);
+  const now = Date.now();
+  model.dropWaitingQueueItems(tx, PULL_MIRROR_QUEUE, [payload], now);
+  if (intervalNs > 0 && !model.queueItemStates(tx, PULL_MIRROR_QUEUE, payload, now).running) {
+    putPullSync(env, tx, repoId, true, intervalNs / 1e6);
+  }
+}
+
+/** Withdraws every sync of a repository not yet started (it is no longer a mirror); one running finds no mirror and ends. */
+export function dropPullSyncs(tx: Tx, repoId: number): void {
+  model.dropWaitingQueueItems(tx, PULL_MIRROR_QUEUE, [pullSyncPayload(repoId, true), pullSyncPayload(repoId, false)], Date.now());
 }

@@ -26,6 +26,7 @@ import { topicOperations } from "./repos/topics.ts";
 import { forkOperations } from "./repos/forks.ts";
 import { generateOperations } from "./repos/generate.ts";
 import { migrateOperations } from "./repos/migrate.ts";
+import { mirrorSyncOperations } from "./repos/mirror-sync.ts";
 import { mergeUpstreamOperations } from "./repos/merge-upstream.ts";
 import { transferOperations } from "./repos/transfer.ts";
 import { templateOperations } from "./misc/templates.ts";
@@ -112,6 +113,7 @@ export const apiOperations: readonly AnyOperation[] = [
   ...forkOperations,
   ...generateOperations,
   ...migrateOperations,
+  ...mirrorSyncOperations,
   ...mergeUpstreamOperations,
   ...transferOperations,
   ...templateOperations,

@@ -17,8 +17,11 @@ import { rulesOf } from "../../../../services/protection/rules.ts";
 
 /** Reading a repository's branches: Gitea's reqRepoReader(Code). */
 const read = { scope: "repository", signIn: false, repo: { read: "code" } } as const;
-/** Changing them: reqRepoReader(Code), reqToken, reqRepoWriter(Code), mustNotBeArchived, in that order. */
-const write = { scope: "repository", signIn: false, repo: { read: "code", write: "code", notArchived: true } } as const;
+/**
+ * Changing them: reqRepoReader(Code), reqToken, reqRepoWriter(Code), mustNotBeArchived, in that
+ * order; each handler then refuses a pull mirror (403 "Git Repository is a mirror.").
+ */
+const write = { scope: "repository", signIn: false, repo: { read: "code", write: "code", notMirror: true, notArchived: true } } as const;
 
 const BranchParams = RepoWildcardParams;
 

@@ -7,6 +7,7 @@ import { apiRedirect } from "../../../doors/api.ts";
 import type { Doer } from "../../../../services/access/permission.ts";
 import { toAPIRepo } from "../../../../convert/repo.ts";
 import { pendingTransferOf } from "../../../../services/repo/transfer.ts";
+import { pullMirrorOf } from "../../../../services/mirror/pull-mirror-admin.ts";
 import type { APIRepository } from "../../../../shapes/repo.ts";
 
 /**
@@ -40,6 +41,7 @@ export function repoJson(env: Env, rc: RepoContext, doer: Doer | undefined) {
     topics: repoTopics(env, rc.repo.id),
     parent,
     transfer: pendingTransferOf(env, rc.repo.id),
+    mirror: rc.repo.isMirror ? pullMirrorOf(env, rc.repo.id) : undefined,
   });
 }
 

@@ -5,6 +5,7 @@ import { intQuery, PageQuery, UsernameParams } from "../../../../shapes/common.t
 import { toAPIRepo } from "../../../../convert/repo.ts";
 import { listAccessibleRepos, listOwnerRepos, searchRepos, withContext } from "../../../../services/repo/list.ts";
 import { topicsOfRepos } from "../../../../services/repo/topics.ts";
+import { pullMirrorsOf } from "../../../../services/mirror/pull-mirror-admin.ts";
 import { OrgParams } from "../../../../shapes/org.ts";
 import { Invalid } from "../../../../lib/errors.ts";
 import type { RepoRow, UserRow } from "../../../../db/schema/index.ts";
@@ -13,7 +14,10 @@ import type { RepoSort } from "../../../../models/repo.ts";
 
 function render(env: Env, viewer: UserRow | undefined, rows: RepoRow[]) {
   const topics = topicsOfRepos(env, rows.map((r) => r.id));
-  return withContext(env, viewer, rows).map((rc) => toAPIRepo(env.settings, { ...rc, topics: topics.get(rc.repo.id) ?? [] }));
+  const mirrors = pullMirrorsOf(env, rows.filter((r) => r.isMirror).map((r) => r.id));
+  return withContext(env, viewer, rows).map((rc) =>
+    toAPIRepo(env.settings, { ...rc, topics: topics.get(rc.repo.id) ?? [], mirror: mirrors.get(rc.repo.id) }),
+  );
 }
 
 const bool = (s: string | undefined) => (s === undefined || s === "" ? undefined : ["1", "t", "T", "TRUE", "true", "True"].includes(s));

@@ -6,6 +6,7 @@ import { createRepo, orgForRepoCreation, type CreateRepoInput } from "../../../.
 import { OrgParams } from "../../../../shapes/org.ts";
 import { deleteRepo } from "../../../../services/repo/delete.ts";
 import { editRepo } from "../../../../services/repo/edit.ts";
+import { editPullMirror, pullMirrorEditOf } from "../../../../services/mirror/pull-mirror-admin.ts";
 import { resolveRepoById } from "../../../../services/repo/lookup.ts";
 import { Forbidden, NotFound, Unauthorized } from "../../../../lib/errors.ts";
 import type { Env } from "../../../../services/env.ts";
@@ -112,7 +113,10 @@ export const repoOperations = [
     responses: { 200: Repository },
     handler: async ({ env, repo: rc, doer, body }) => {
       requireRepoStaysInReach(doer, { isPrivate: body.private ?? rc.repo.isPrivate }, rc.owner);
+      // Gitea's updateMirror runs last; its 422 is found here, before anything changes.
+      const mirrorEdit = pullMirrorEditOf(env, rc, body.mirror_interval, body.enable_prune);
       await editRepo(env, rc, body);
+      editPullMirror(env, rc, mirrorEdit);
       return repoJson(env, resolveRepoById(env, doer, rc.repo.id), doer);
     },
   }),
