@@ -169,12 +169,40 @@ function seedOf(c: { A: string; B: string; M: string; C: string }): GitlabSeed {
   };
 }
 
+/** A second GitLab, served below `/gitlab`, holding one bare project `team/app`. */
+async function prefixedGitlab() {
+  const root = mkdtempSync(join(tmpdir(), "hearth-gitlab-prefix-"));
+  const work = await localRepo("main");
+  mkdirSync(join(root, "team"), { recursive: true });
+  await gitOk(["clone", "-q", "--bare", work, join(root, "team/app.git")]);
+  const seed: GitlabSeed = {
+    project: {
+      id: 7,
+      namespace: "team",
+      path: "app",
+      name: "app",
+      description: "",
+      visibility: "public",
+      default_branch: "main",
+      topics: [],
+      created_at: at(0),
+    },
+    labels: [],
+    milestones: [],
+    issues: [],
+    mergeRequests: [],
+    releases: [],
+  };
+  return fakeGitlab(seed, { token: TOKEN, gitRoot: root, prefix: "/gitlab" });
+}
+
 const local = makeTestApp("[migrations]\nALLOW_LOCALNETWORKS = true\n", { listen: true });
 const alice = await local.user("alice");
 const aliceToken = local.token(alice);
 const gitRoot = mkdtempSync(join(tmpdir(), "hearth-gitlab-"));
 const commits = await sourceRepository(gitRoot);
 const gl = fakeGitlab(seedOf(commits), { token: TOKEN, gitRoot });
+const prefixed = await prefixedGitlab();
 
 const migrate = (repoName: string, token: string) =>
   local.json("POST", "/api/v1/repos/migrate", {
@@ -288,5 +316,16 @@ describe("POST /repos/migrate from GitLab", () => {
     // A link outside the GitLab is kept as its address, as Gitea keeps it, rather than fetched.
     expect(new TextDecoder().decode(await bytesOf(0))).toBe(ELSEWHERE);
     expect(gl.requests.filter((q) => q.includes("/uploads/"))).toHaveLength(1);
+  });
+  test("a GitLab served below a path is found by probing /api/v4/version deeper, as Gitea does", async () => {
+    expect(prefixed.cloneAddr).toEndWith("/gitlab/team/app.git");
+    const r = await local.json("POST", "/api/v1/repos/migrate", {
+      token: aliceToken,
+      body: { clone_addr: prefixed.cloneAddr, repo_name: "app", service: "gitlab", auth_token: TOKEN, issues: true, pull_requests: true, releases: true },
+    });
+    expect({ status: r.status, message: r.body.message }).toEqual({ status: 201, message: undefined });
+    expect(prefixed.requests.slice(0, 3)).toEqual(["GET /api/v4/version", "GET /gitlab/api/v4/version", "GET /gitlab/api/v4/projects/team%2Fapp"]);
+    const branches = await local.ok("GET", "/api/v1/repos/alice/app/branches", aliceToken);
+    expect(branches.map((b: { name: string }) => b.name)).toEqual(["main"]);
   });
 });

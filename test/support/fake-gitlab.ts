@@ -120,7 +120,7 @@ export interface GitlabSeed {
 }
 
 export interface FakeGitlab {
-  /** `http://127.0.0.1:port` (no trailing slash). */
+  /** `http://127.0.0.1:port` and the prefix (no trailing slash). */
   url: string;
   /** The project's address to migrate from: `{url}/{namespace}/{path}.git`. */
   cloneAddr: string;
@@ -140,11 +140,17 @@ const MAX_PER_PAGE = 100;
 
 const RATE_LIMIT = 2000;
 
-/**
- * Starts the fake; it stops when the test file ends. `gitRoot` holds the bare repository at
- * `{namespace}/{path}.git` (with `refs/merge-requests/{iid}/head` for each merge request).
- */
-export function fakeGitlab(seed: GitlabSeed, opts: { token: string; gitRoot: string }): FakeGitlab {
+export interface FakeGitlabOptions {
+  token: string;
+  /** Holds the bare repository at `{namespace}/{path}.git` (with `refs/merge-requests/{iid}/head` for each merge request). */
+  gitRoot: string;
+  /** A GitLab served below a path (`/gitlab`): everything else on the host is 404. */
+  prefix?: string;
+}
+
+/** Starts the fake; it stops when the test file ends. */
+export function fakeGitlab(seed: GitlabSeed, opts: FakeGitlabOptions): FakeGitlab {
+  const prefix = opts.prefix ?? "";
   const requests: string[] = [];
   let used = 0;
   const p = seed.project;
@@ -156,17 +162,19 @@ export function fakeGitlab(seed: GitlabSeed, opts: { token: string; gitRoot: str
     async fetch(req): Promise<Response> {
       const url = new URL(req.url);
       requests.push(`${req.method} ${url.pathname}${url.search}`);
-      if (url.pathname.startsWith(`/${fullPath}.git/`)) return gitHttp(req, url, opts);
+      if (!url.pathname.startsWith(`${prefix}/`)) return new Response("Not Found\n", { status: 404 });
+      const path = url.pathname.slice(prefix.length);
+      if (path.startsWith(`/${fullPath}.git/`)) return gitHttp(req, url, path, opts);
       used++;
       const limits = rateLimitHeaders(used);
       if (!signedIn(req, opts.token)) return json({ message: "401 Unauthorized" }, 401, limits);
-      const res: Response = url.pathname.startsWith("/api/v4/") ? api(url, base, seed) : uploads(url, fullPath, seed);
+      const res: Response = path.startsWith("/api/v4/") ? api(url, path, base, seed) : uploads(path, fullPath, seed);
       for (const [k, v] of Object.entries(limits)) res.headers.set(k, v);
       return res;
     },
   });
   afterAll(() => server.stop(true));
-  const base: string = `http://127.0.0.1:${server.port}`;
+  const base: string = `http://127.0.0.1:${server.port}${prefix}`;
   return { url: base, cloneAddr: `${base}/${fullPath}.git`, requests };
 }
 
@@ -214,8 +222,8 @@ function paged(url: URL, list: unknown[]): Response {
   });
 }
 
-function api(url: URL, base: string, seed: GitlabSeed): Response {
-  const parts = url.pathname.slice("/api/v4/".length).split("/").map(decodeURIComponent);
+function api(url: URL, path: string, base: string, seed: GitlabSeed): Response {
+  const parts = path.slice("/api/v4/".length).split("/").map(decodeURIComponent);
   if (parts.length === 1 && parts[0] === "version") return json({ version: "16.7.0-ee", revision: "3fe364fe754" });
   if (parts[0] !== "projects" || parts.length < 2) return notFound("404 Not Found");
   const p = seed.project;
@@ -270,10 +278,10 @@ function itemsFor<T extends SeedItem & { state: string }>(url: URL, list: T[]): 
 }
 
 /** A release link's bytes, where the link's URL points (`/{project}/uploads/{secret}/{name}`). */
-function uploads(url: URL, fullPath: string, seed: GitlabSeed): Response {
+function uploads(path: string, fullPath: string, seed: GitlabSeed): Response {
   for (const r of seed.releases) {
     for (const l of r.links) {
-      if (url.pathname === uploadPath(fullPath, l.id, l.name)) {
+      if (path === uploadPath(fullPath, l.id, l.name)) {
         return new Response(l.bytes, { headers: { "Content-Type": "application/octet-stream" } });
       }
     }
@@ -669,7 +677,7 @@ class GitlabViews {
 }
 
 /** Smart HTTP through `git http-backend`, behind GitLab's basic auth (any user name, the token as password). */
-async function gitHttp(req: Request, url: URL, opts: { token: string; gitRoot: string }): Promise<Response> {
+async function gitHttp(req: Request, url: URL, path: string, opts: FakeGitlabOptions): Promise<Response> {
   const auth = req.headers.get("authorization") ?? "";
   const [user, password] = auth.startsWith("Basic ") ? Buffer.from(auth.slice(6), "base64").toString().split(/:(.*)/s) : [];
   if (password !== opts.token) {
@@ -684,7 +692,7 @@ async function gitHttp(req: Request, url: URL, opts: { token: string; gitRoot: s
       GIT_CONFIG_GLOBAL: "/dev/null",
       GIT_PROJECT_ROOT: opts.gitRoot,
       GIT_HTTP_EXPORT_ALL: "1",
-      PATH_INFO: url.pathname,
+      PATH_INFO: path,
       REQUEST_METHOD: req.method,
       QUERY_STRING: url.search.slice(1),
       CONTENT_TYPE: req.headers.get("content-type") ?? "",
