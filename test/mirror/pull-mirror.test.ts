@@ -3,7 +3,10 @@ import { join } from "node:path";
 import { makeTestApp } from "../support/app.ts";
 import { authUrl, gitClient, gitOk, localRepo } from "../support/git.ts";
 import { startReceiver } from "../webhook/receiver.ts";
-import { pullMirrors } from "../../src/db/schema/index.ts";
+import { and, eq } from "drizzle-orm";
+import { pullMirrors, queueItems } from "../../src/db/schema/index.ts";
+import { nowUnix } from "../../src/lib/time.ts";
+import { PULL_MIRROR_QUEUE } from "../../src/services/mirror/pull-sync-queue.ts";
 import { getRepoByOwner } from "../../src/models/repo.ts";
 import { openPullCredentials } from "../../src/services/mirror/pull-mirrors.ts";
 import { convertMirrorToNormal, pullMirrorOf } from "../../src/services/mirror/pull-mirror-admin.ts";
@@ -35,6 +38,15 @@ async function until(what: string, check: () => Promise<boolean> | boolean, time
 const branchNames = async () =>
   ((await target.ok("GET", "/api/v1/repos/down/proj/branches", downToken)) as { name: string }[]).map((b) => b.name).sort();
 const tagNames = async () => ((await target.ok("GET", "/api/v1/repos/down/proj/tags", downToken)) as { name: string }[]).map((t) => t.name).sort();
+/** The mirror's periodic item in the target's work queue. */
+const periodic = () => {
+  const id = getRepoByOwner(target.env.db, down.id, "proj")!.id;
+  return target.env.db
+    .select()
+    .from(queueItems)
+    .where(and(eq(queueItems.queue, PULL_MIRROR_QUEUE), eq(queueItems.payload, JSON.stringify({ repoId: id, periodic: true }))))
+    .all();
+};
 const mirrorRow = () => pullMirrorOf(target.env, getRepoByOwner(target.env.db, down.id, "proj")!.id)!;
 
 // The upstream: a private repository with main, old and a tag.
@@ -121,6 +133,22 @@ describe("a pull mirror", () => {
     expect(push.commits.map((c: { id: string }) => c.id)).toContain(tip);
   });
 
+  test("the periodic sync runs once next_update_unix is due, and waits for the next interval", async () => {
+    const tip = await commit("periodic.txt", "periodic\n");
+    await gitOk(["push", "-q", upstreamUrl, "main"], { cwd: work });
+    const id = getRepoByOwner(target.env.db, down.id, "proj")!.id;
+    expect(periodic()).toHaveLength(1);
+    // As if the interval had passed: the periodic item, woken, finds the mirror due.
+    target.env.db.update(pullMirrors).set({ nextUpdateUnix: nowUnix() - 1 }).where(eq(pullMirrors.repoId, id)).run();
+    target.env.queue.hurry(PULL_MIRROR_QUEUE);
+    await until("the periodic sync", async () => (await target.ok("GET", "/api/v1/repos/down/proj/branches/main", downToken)).commit.id === tip);
+    await until("the next periodic run queued", () => {
+      const items = periodic();
+      return items.length === 1 && items[0]!.leasedUntilMs === 0 && items[0]!.runAfterMs > Date.now() + 7 * 3600_000;
+    });
+    expect(mirrorRow().nextUpdateUnix).toBeGreaterThan(nowUnix() + 7 * 3600);
+  });
+
   test("git pushes to the mirror are refused, the ref unchanged", async () => {
     const url = authUrl(target.baseUrl, "down/proj.git", "down", downToken);
     const clone = join(await localRepo("scratch"), "clone");
@@ -163,6 +191,11 @@ describe("a pull mirror", () => {
     expect(ok.mirror_interval).toBe("1h30m0s");
     const row = mirrorRow();
     expect(row.nextUpdateUnix).toBeGreaterThan(row.updatedUnix);
+    // The periodic item waiting for the old schedule gave way to one due an interval from now.
+    const items = periodic();
+    expect(items).toHaveLength(1);
+    expect(items[0]!.runAfterMs).toBeLessThan(Date.now() + 91 * 60_000);
+    expect(items[0]!.runAfterMs).toBeGreaterThan(Date.now() + 85 * 60_000);
     const short = await target.json("PATCH", "/api/v1/repos/down/proj", { token: downToken, body: { mirror_interval: "1m" } });
     expect(short.status).toBe(422);
     expect(short.body.message).toContain("below Minimum Interval of 10m0s");
@@ -173,6 +206,7 @@ describe("a pull mirror", () => {
     const off = await target.ok("PATCH", "/api/v1/repos/down/proj", downToken, { mirror_interval: "0s" });
     expect(off.mirror_interval).toBe("0s");
     expect(mirrorRow().nextUpdateUnix).toBe(0);
+    expect(periodic()).toHaveLength(0);
 
     // A repository that is not a mirror ignores both fields.
     await target.ok("POST", "/api/v1/user/repos", downToken, { name: "plain" }, 201);
