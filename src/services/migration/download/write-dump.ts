@@ -54,7 +54,8 @@ async function allPages<T>(read: (page: number, perPage: number) => Promise<{ it
   for (let page = 1; page <= MAX_PAGES; page++) {
     const { items, isEnd } = await read(page, PER_PAGE);
     out.push(...items);
-    if (isEnd || items.length === 0) return out;
+    // Only the downloader knows the end: a page may be empty mid-list (GitHub's pages of issues that were all pull requests).
+    if (isEnd) return out;
   }
   throw new SourceError(`the source has more than ${MAX_PAGES * PER_PAGE} items of one kind`);
 }
