@@ -18,8 +18,5 @@ export async function openDownloader(env: Env, service: ServiceName, opts: Sourc
       return (await import("./gogs.ts")).gogsDownloader(env, opts);
     case "gitlab":
       return (await import("./gitlab.ts")).gitlabDownloader(env, opts);
-    // SERVICES
   }
-  void env;
-  throw new Error(`no downloader for ${service}`);
 }
