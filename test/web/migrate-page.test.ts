@@ -154,6 +154,8 @@ describe("/repo/migrate", () => {
       [{ clone_addr: "ftp://example.invalid/x.git" }, "Invalid url: the protocol must be http, https or git"],
       [{ clone_addr: `${daemon.url}missing.git`, repo_name: "missing" }, "Migration failed"],
       [{ repo_name: "bad name!" }, ""],
+      [{ description: "d".repeat(2049) }, "Description must contain at most 2048 characters."],
+      [{ clone_addr: "" }, "Migrate / Clone From URL cannot be empty."],
       [{ mirror: "on", mirror_interval: "5s", repo_name: "fast" }, "below Minimum Interval"],
     ];
     for (const [over, message] of cases) {
@@ -182,5 +184,151 @@ describe("/repo/migrate", () => {
     expect(res.headers.get("location")).toBe("/acme/mirrored");
     const repo = await t.ok("GET", "/api/v1/repos/acme/mirrored", aliceToken);
     expect(repo.mirror).toBe(true);
+  });
+});
+
+describe("switched off by the site", () => {
+  test("[repository] DISABLE_MIGRATIONS refuses the pages with 403; [mirror] DISABLE_NEW_PULL hides the mirror option", async () => {
+    const off = makeTestApp("[repository]\nDISABLE_MIGRATIONS = true\n[mirror]\nDISABLE_NEW_PULL = true\n");
+    await off.user("carol");
+    const web = await signedIn(off, "carol");
+    expect((await web.get("/repo/migrate")).status).toBe(403);
+    expect((await web.get("/repo/migrate?service_type=1")).status).toBe(403);
+    expect((await web.post("/repo/migrate", gitFields({ uid: "1" }))).status).toBe(403);
+    const noPull = makeTestApp("[mirror]\nDISABLE_NEW_PULL = true\n");
+    await noPull.user("carol");
+    const form = await (await signedIn(noPull, "carol")).page("/repo/migrate?service_type=1&mirror=1");
+    expect(form).not.toContain('name="mirror"');
+    expect(form).toContain('name="clone_addr"');
+  });
+});
+
+describe("a pull mirror's settings", () => {
+  /** A mirror of a fresh source `name`, owned by alice, migrated through the form. */
+  async function mirrorOf(web: WebClient, name: string, interval = "2h"): Promise<void> {
+    await served(daemon.base, name);
+    await web.page("/repo/migrate?service_type=1");
+    const res = await web.post("/repo/migrate", gitFields({ clone_addr: `${daemon.url}${name}.git`, repo_name: name, mirror: "on", mirror_interval: interval }));
+    expect(res.status).toBe(303);
+  }
+
+  test("the header says what it mirrors; the settings show the remote, interval, last update and the actions", async () => {
+    const web = await signedIn(t, "alice");
+    await mirrorOf(web, "m1");
+    const home = visibleText(await web.page("/alice/m1"));
+    expect(home).toContain(`mirror of ${daemon.url}m1.git`);
+    expect(home).toContain("Mirror");
+    const page = await web.page("/alice/m1/settings");
+    const text = visibleText(page);
+    expect(text).toContain("Mirror Settings");
+    expect(text).toContain(`${daemon.url}m1.git Pull`);
+    expect(page).toContain('name="interval" type="text" value="2h0m0s"');
+    expect(page).toMatch(/<button class="primary" type="submit">Synchronize Now<\/button>/);
+    expect(text).toContain("Convert to Regular Repository");
+    expect(page).toContain('<a href="/alice/m1/settings" aria-current="page">Settings</a>');
+    expect(page.match(/<h1[ >]/g)!.length).toBe(1);
+    expect(page).not.toMatch(/<script|\sstyle="/);
+    // A repository that is not a mirror has no mirror section.
+    const plain = visibleText(await web.page("/alice/proj/settings"));
+    expect(plain).not.toContain("Mirror Settings");
+    expect(plain).not.toContain("Convert to Regular Repository");
+  });
+
+  test("credentials given for the source are never shown; a failed sync's error is", async () => {
+    const web = await signedIn(t, "alice");
+    await served(daemon.base, "m2");
+    await web.page("/repo/migrate?service_type=1");
+    const res = await web.post(
+      "/repo/migrate",
+      gitFields({ clone_addr: `${daemon.url}m2.git`, repo_name: "m2", mirror: "on", auth_username: "mirror-user", auth_password: "pw-secret" }),
+    );
+    expect(res.status).toBe(303);
+    for (const path of ["/alice/m2", "/alice/m2/settings"]) {
+      const page = await web.page(path);
+      expect(page).not.toContain("pw-secret");
+      expect(page).not.toContain("mirror-user");
+    }
+    // The source goes away: the next sync fails and the settings say why.
+    rmSync(join(daemon.base, "m2.git"), { recursive: true, force: true });
+    expect((await web.post("/alice/m2/settings", { action: "mirror-sync" })).status).toBe(303);
+    let page = "";
+    for (let i = 0; i < 150 && !page.includes("Last error:"); i++) {
+      await Bun.sleep(100);
+      page = await web.page("/alice/m2/settings");
+    }
+    expect(visibleText(page)).toMatch(/Last error: .+/);
+    expect(page).not.toContain("pw-secret");
+  });
+
+  test("only the repository's administrators reach the settings", async () => {
+    const bob = await signedIn(t, "bob");
+    expect((await bob.get("/alice/m1/settings")).status).toBe(403);
+    const res = await bob.post("/alice/m1/settings", { action: "mirror-sync" });
+    expect(res.status).toBe(403);
+    const anon = await new WebClient(t).get("/alice/m1/settings");
+    expect(anon.status).toBe(303);
+    // Nor is there a Settings tab for them.
+    expect(await bob.page("/alice/m1")).not.toContain("/alice/m1/settings");
+  });
+
+  test("the interval is edited, and a wrong one shown again with Gitea's message", async () => {
+    const web = await signedIn(t, "alice");
+    await web.page("/alice/m1/settings");
+    const ok = await web.post("/alice/m1/settings", { action: "mirror", interval: "90m" });
+    expect(ok.status).toBe(303);
+    expect(ok.headers.get("location")).toBe("/alice/m1/settings");
+    const after = await web.page("/alice/m1/settings");
+    expect(after).toContain("The repository settings have been updated.");
+    expect(after).toContain('name="interval" type="text" value="1h30m0s"');
+    for (const bad of ["5s", "soon"]) {
+      const res = await web.post("/alice/m1/settings", { action: "mirror", interval: bad });
+      expect(res.status).toBe(422);
+      const page = await res.text();
+      expect(errorOf(page)).toBe("The mirror interval is not valid.");
+      expect(page).toContain(`name="interval" type="text" value="${bad}"`);
+    }
+    // Empty switches the periodic sync off, as Gitea's form does.
+    expect((await web.post("/alice/m1/settings", { action: "mirror", interval: "" })).status).toBe(303);
+    expect(await web.page("/alice/m1/settings")).toContain('name="interval" type="text" value=""');
+  });
+
+  test("Synchronize Now brings the source's new branch", async () => {
+    const web = await signedIn(t, "alice");
+    const work = await localRepo("main");
+    await gitOk(["push", "-q", "--force", join(daemon.base, "m1.git"), "main:feature"], { cwd: work });
+    await web.page("/alice/m1/settings");
+    const res = await web.post("/alice/m1/settings", { action: "mirror-sync" });
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe("/alice/m1/settings");
+    expect(visibleText(await web.page("/alice/m1/settings"))).toContain(`Pulling changes from the remote ${daemon.url}m1.git at the moment.`);
+    let names: string[] = [];
+    for (let i = 0; i < 150 && !names.includes("feature"); i++) {
+      await Bun.sleep(100);
+      names = (await t.ok("GET", "/api/v1/repos/alice/m1/branches", aliceToken)).map((b: { name: string }) => b.name);
+    }
+    expect(names).toContain("feature");
+  });
+
+  test("Convert to Regular Repository: the name must be typed, then the mirror is a normal repository", async () => {
+    const web = await signedIn(t, "alice");
+    await web.page("/alice/m1/settings");
+    const wrong = await web.post("/alice/m1/settings", { action: "convert", repo_name: "m2" });
+    expect(wrong.status).toBe(422);
+    expect(errorOf(await wrong.text())).toBe("The repository name you entered is incorrect.");
+    expect((await t.ok("GET", "/api/v1/repos/alice/m1", aliceToken)).mirror).toBe(true);
+    const res = await web.post("/alice/m1/settings", { action: "convert", repo_name: "m1" });
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe("/alice/m1");
+    const home = await web.page("/alice/m1");
+    expect(home).toContain("The mirror has been converted into a regular repository.");
+    expect(visibleText(home)).not.toContain("mirror of");
+    expect((await t.ok("GET", "/api/v1/repos/alice/m1", aliceToken)).mirror).toBe(false);
+    const settings = visibleText(await web.page("/alice/m1/settings"));
+    expect(settings).not.toContain("Mirror Settings");
+    // The mirror actions now answer 404, as Gitea's.
+    expect((await web.post("/alice/m1/settings", { action: "mirror", interval: "1h" })).status).toBe(404);
+    expect((await web.post("/alice/m1/settings", { action: "unknown" })).status).toBe(404);
+    expect((await web.post("/alice/m1/settings", { action: "mirror-sync" })).status).toBe(404);
+    expect((await web.post("/alice/m1/settings", { action: "convert", repo_name: "m1" })).status).toBe(404);
   });
 });

@@ -136,6 +136,10 @@ export const webRoutes: readonly WebRoute[] = [
   { method: "GET", path: "/:owner/:repo/milestone/:id", load: milestonePages, name: "milestone" },
   { method: "GET", path: "/:owner/:repo/labels", load: labelPage, name: "labels" },
 
+  // ── repository: settings (Gitea's one POST with an `action` field) ──
+  { method: "GET", path: "/:owner/:repo/settings", load: () => import("./pages/repo/settings.ts"), name: "settings" },
+  { method: "POST", path: "/:owner/:repo/settings", load: () => import("./pages/repo/settings.ts"), name: "settingsPost" },
+
   // ── repository: Actions (runs, jobs, logs; cancel and re-run) ──
   { method: "GET", path: "/:owner/:repo/actions", load: actionsList, name: "list" },
   { method: "POST", path: "/:owner/:repo/actions/disable", load: actionsList, name: "disableWorkflow" },

@@ -1,7 +1,7 @@
 import type { RepoContext } from "../../../services/repo/lookup.ts";
 import { html, type Html } from "../../../lib/html.ts";
 
-export type RepoTab = "code" | "issues" | "pulls" | "releases" | "commits" | "branches" | "tags" | "milestones" | "labels" | "actions" | "none";
+export type RepoTab = "code" | "issues" | "pulls" | "releases" | "commits" | "branches" | "tags" | "milestones" | "labels" | "actions" | "settings" | "none";
 
 /** `/{owner}/{repo}` of this site, escaped, below `base`. */
 export function repoPath(base: string, rc: Pick<RepoContext, "owner" | "repo">): string {
@@ -29,12 +29,23 @@ export function repoHeader(base: string, rc: RepoContext, current: RepoTab): Htm
   return html`<div class="page-head"><h1><a href="${base}/${encodeURIComponent(owner.name)}">${owner.name}</a> / <a href="${at}"><strong>${repo.name}</strong></a></h1>
 ${repo.isPrivate ? html`<span class="tag">Private</span>` : ""}${repo.isArchived ? html`<span class="tag">Archived</span>` : ""}${
     repo.isTemplate ? html`<span class="tag">Template</span>` : ""
-  }${repo.isFork ? html`<span class="tag">Fork</span>` : ""}</div>
+  }${repo.isFork ? html`<span class="tag">Fork</span>` : ""}${repo.isMirror ? html`<span class="tag">Mirror</span>` : ""}</div>
+${repo.isMirror && repo.originalUrl ? mirrorOf(repo.originalUrl) : ""}
 <nav class="tabs" aria-label="Repository">
 ${perm.canRead("code") ? tab("code", at, "Code") : ""}
 ${perm.canRead("issues") ? tab("issues", `${at}/issues`, "Issues", openIssues) : ""}
 ${perm.canRead("pulls") ? tab("pulls", `${at}/pulls`, "Pull requests", openPulls) : ""}
 ${perm.canRead("releases") ? tab("releases", `${at}/releases`, "Releases", repo.numReleases) : ""}
 ${perm.canRead("actions") && !repo.isEmpty ? tab("actions", `${at}/actions`, "Actions") : ""}
+${perm.isAdmin() ? tab("settings", `${at}/settings`, "Settings") : ""}
 </nav>`;
+}
+
+/**
+ * Gitea's "mirror of <address>" under a pull mirror's name. The address was stored without
+ * credentials; it is a link only when a browser can open it (http or https, never `javascript:`).
+ */
+function mirrorOf(address: string): Html {
+  const link = /^https?:\/\//i.test(address);
+  return html`<p class="small muted mirror-of">mirror of ${link ? html`<a href="${address}" rel="noopener noreferrer">${address}</a>` : html`<code>${address}</code>`}</p>`;
 }

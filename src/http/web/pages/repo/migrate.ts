@@ -130,6 +130,7 @@ export const migratePost = page({
     const values = valuesFrom(ctx.form, service, owner.ownerId ?? 0);
     if (!values.cloneAddr.trim()) return renderForm(ctx, service, values, "Migrate / Clone From URL cannot be empty.");
     if (!values.repoName.trim()) return renderForm(ctx, service, values, "Repository Name cannot be empty.");
+    if ([...values.description].length > 2048) return renderForm(ctx, service, values, "Description must contain at most 2048 characters.");
     try {
       const repo = await migrateRepo(ctx.env, {
         doer: ctx.doer,
