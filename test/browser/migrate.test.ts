@@ -76,6 +76,7 @@ describe("a migration with JavaScript off", () => {
     const { page, elsewhere, close } = await jsOff();
     await signIn(page);
     await page.locator("summary", { hasText: "Create…" }).click();
+    await page.screenshot({ path: join(shots, "create-menu.png"), clip: { x: 0, y: 0, width: 1100, height: 200 } });
     await page.getByRole("link", { name: "New Migration" }).click();
     expect(new URL(page.url()).pathname).toBe("/repo/migrate");
     await page.screenshot({ path: join(shots, "migrate-chooser.png"), fullPage: true });
