@@ -184,6 +184,10 @@ describe("a pull mirror", () => {
     const del = await target.json("DELETE", "/api/v1/repos/down/proj/branches/keep", { token: downToken });
     expect(del.status).toBe(403);
     expect(await branchNames()).toContain("keep");
+    // A mirror takes no pull requests (Gitea's CanEnablePulls): the /pulls group is not there.
+    const pull = await target.json("POST", "/api/v1/repos/down/proj/pulls", { token: downToken, body: { head: "keep", base: "main", title: "t" } });
+    expect(pull.status).toBe(404);
+    expect((await target.json("GET", "/api/v1/repos/down/proj/pulls", { token: downToken })).status).toBe(404);
   });
 
   test("PATCH sets mirror_interval and enable_prune, refusing intervals Gitea refuses", async () => {

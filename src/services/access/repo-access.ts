@@ -57,13 +57,16 @@ function canWriteUnit(perm: RepoPermission, unit: WritableUnit): boolean {
   return unit === "tracker" ? perm.canWrite("issues") || perm.canWrite("pulls") : perm.canWrite(unit);
 }
 
-function requireRead(perm: RepoPermission, unit: RepoUnit | "tracker"): void {
+/** Gitea's CanEnablePulls: a mirror or an empty repository takes no pull requests, so its pull requests are not there. */
+export const canEnablePulls = (repo: { isMirror: boolean; isEmpty: boolean }) => !repo.isMirror && !repo.isEmpty;
+
+function requireRead(perm: RepoPermission, unit: RepoUnit | "tracker", repo: { isMirror: boolean; isEmpty: boolean }): void {
   if (unit === "tracker") {
-    if (!perm.canRead("issues") && !perm.canRead("pulls")) throw new NotFound();
+    if (!perm.canRead("issues") && !(canEnablePulls(repo) && perm.canRead("pulls"))) throw new NotFound();
     return;
   }
   if (unit === "pulls") {
-    if (!perm.canRead("pulls")) throw new NotFound();
+    if (!canEnablePulls(repo) || !perm.canRead("pulls")) throw new NotFound();
     unit = "code";
   }
   if (!perm.canRead(unit) && !perm.isAdmin()) throw new ReadRefused();
@@ -115,7 +118,7 @@ export type SignedIn<C extends RepoRef = RepoContext> = C & Checked<{ doer: true
  */
 export function checkRepoAccess<R extends RepoContext, const N extends RepoAccess>(rc: R, doer: Doer | undefined, need: N): R & Checked<N> {
   const { perm } = rc;
-  if (need.read) requireRead(perm, need.read);
+  if (need.read) requireRead(perm, need.read, rc.repo);
   if (need.notArchived === "editor" && (rc.repo.isArchived || rc.repo.isMirror)) throw new RepoArchived("repo is not allowed to edit");
   if (repoAccessNeedsDoer(need) && !doer) throw new Unauthorized("token is required");
   if (need.write && !canWriteUnit(perm, need.write) && !perm.isAdmin()) throw new WriteRefused();

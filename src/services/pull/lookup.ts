@@ -7,7 +7,7 @@ import { NotFound } from "../../lib/errors.ts";
 import { repoPermission, requireCodeReader, type RepoPermission } from "../access/permission.ts";
 import { issueFromPath, type IssueContext } from "../issue/lookup.ts";
 import { gitDirOf, type RepoContext } from "../repo/lookup.ts";
-import type { CheckOf } from "../access/repo-access.ts";
+import { canEnablePulls, type CheckOf } from "../access/repo-access.ts";
 
 /** A pull request of the path's repository (its base), as the doer may see it. */
 export interface PullContext extends IssueContext {
@@ -15,11 +15,12 @@ export interface PullContext extends IssueContext {
 }
 
 /**
- * Gitea's guards of the `/pulls` routes: the pull requests unit readable (404 otherwise, as
- * mustAllowPulls), and the code readable (403, as reqRepoReader(Code)).
+ * Gitea's guards of the `/pulls` routes: a repository that takes pull requests (not a mirror, not
+ * empty) whose pull requests unit is readable (404 otherwise, as mustAllowPulls), and the code
+ * readable (403, as reqRepoReader(Code)).
  */
 export function requirePullsReader(rc: RepoContext): void {
-  if (!rc.perm.canRead("pulls")) throw new NotFound();
+  if (!canEnablePulls(rc.repo) || !rc.perm.canRead("pulls")) throw new NotFound();
   requireCodeReader(rc);
 }
 
