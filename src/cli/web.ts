@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import { UsageError, type Command } from "./command.ts";
 import { configFlags, openRuntime } from "./runtime.ts";
 import { countUsers } from "../services/user/lookup.ts";
-import { clearMigrationScratch } from "../services/migration/scratch.ts";
+import { clearMigrationLeftovers } from "../services/migration/leftovers.ts";
 import { VERSION } from "../version.ts";
 import { normalizeRootUrl } from "../config/settings.ts";
 import { sqliteOf } from "../db/client.ts";
@@ -34,6 +34,9 @@ export const webCommand: Command = {
     const { settings, log } = env;
     mkdirSync(settings.server.appDataPath, { recursive: true });
     mkdirSync(settings.repository.root, { recursive: true });
+    // A migration cut short by the last stop does not resume (its request is gone): its download and
+    // its half-made repository go before anyone can see them.
+    await clearMigrationLeftovers(env);
 
     // Loaded here, not at the top: the HTTP layer is most of the start-up cost, and the admin and
     // generate commands (which share this module graph through main.ts) never need it.
@@ -98,9 +101,7 @@ export const webCommand: Command = {
       config: settings.configFile,
       database: settings.database.path,
     });
-    // Background work left from before (webhook deliveries and mail of a previous run) resumes now;
-    // a migration's download does not (its request is gone), so its scratch space goes.
-    clearMigrationScratch(settings);
+    // Background work left from before (webhook deliveries and mail of a previous run) resumes now.
     env.queue.start();
     if (countUsers(env) === 0) {
       log.info(

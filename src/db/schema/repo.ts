@@ -1,6 +1,9 @@
 import { sqliteTable, integer, text, index, uniqueIndex, primaryKey } from "drizzle-orm/sqlite-core";
 import { users } from "./user.ts";
 
+/** Gitea's RepositoryStatus values hearth uses. */
+export const RepoStatus = { Ready: 0, BeingMigrated: 1 } as const;
+
 /** A hosted repository; the bare git repository lives at `[repository] ROOT/{owner}/{name}.git`. */
 export const repositories = sqliteTable(
   "repository",
@@ -26,6 +29,11 @@ export const repositories = sqliteTable(
     isFork: integer("is_fork", { mode: "boolean" }).notNull().default(false),
     /** A pull mirror: its refs follow the `mirror` row's remote and it takes no pushes. */
     isMirror: integer("is_mirror", { mode: "boolean" }).notNull().default(false),
+    /**
+     * Gitea's RepositoryStatus: 0 ready, 1 being migrated (created by a migration or restore whose
+     * import has not committed yet; one still so when the server starts was cut short and is removed).
+     */
+    status: integer("status").notNull().default(0),
     forkId: integer("fork_id").notNull().default(0),
     templateId: integer("template_id").notNull().default(0),
     hasIssues: integer("has_issues", { mode: "boolean" }).notNull().default(true),

@@ -12,7 +12,7 @@ import { parseMirrorInterval, recordPullMirror } from "../mirror/pull-mirrors.ts
 import type { RemoteCredentials } from "../mirror/remote-address.ts";
 import type { Unit } from "./format.ts";
 import { importDump } from "./restore.ts";
-import { scratchDir } from "./scratch.ts";
+import { scratchDir } from "./leftovers.ts";
 import { DISALLOWED_HOST } from "./download/http.ts";
 import { openDownloader } from "./download/services.ts";
 import { SERVICE_NAMES, type ServiceName } from "./download/source.ts";

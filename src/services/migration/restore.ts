@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import type { Env } from "../env.ts";
 import { writeTx, type Tx } from "../../db/client.ts";
-import { UserType, type RepoRow, type UserRow } from "../../db/schema/index.ts";
+import { RepoStatus, UserType, type RepoRow, type UserRow } from "../../db/schema/index.ts";
 import * as data from "../../models/migration.ts";
 import * as branchModel from "../../models/branch.ts";
 import { setRepoTopics } from "../../models/topic.ts";
@@ -327,6 +327,7 @@ export async function importDump(env: Env, input: ImportInput): Promise<{ repo: 
       objectFormat: dump.git.objectFormat,
       originalUrl: input.create?.originalUrl,
       isMirror: input.create?.isMirror,
+      beingMigrated: true,
     }));
   const path = gitDirOf(env, owner, repo);
   let releases: PreparedRelease[] = [];
@@ -339,6 +340,8 @@ export async function importDump(env: Env, input: ImportInput): Promise<{ repo: 
     const counts = writeTx(env.db, (tx) => {
       const c = importRows(tx, { repo, dump, units, heads, defaultBranch, doer, orgLabels, releases, pulls, people: input.people });
       input.finish?.(tx, repo);
+      // Ready with its rows: a crash before this commit leaves it marked, and the next start removes it.
+      if (!existing) updateRepo(tx, repo.id, { status: RepoStatus.Ready });
       return c;
     });
     return { repo, summary: { fullName: `${owner.name}/${repo.name}`, created: !existing, ...counts } };

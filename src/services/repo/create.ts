@@ -1,7 +1,7 @@
 import type { Env } from "../env.ts";
 import { gitNameOf } from "../user/git-identity.ts";
 import { writeTx, type Tx } from "../../db/client.ts";
-import { AccessMode, UserType, type RepoRow, type UserRow } from "../../db/schema/index.ts";
+import { AccessMode, RepoStatus, UserType, type RepoRow, type UserRow } from "../../db/schema/index.ts";
 import { addRepoToAllRepoTeams, listUserTeams } from "../../models/team.ts";
 import { putCollaboration } from "../../models/collaboration.ts";
 import { canSeeOwner, repoPermission, requireOwnerInReach, requireRepoStaysInReach } from "../access/permission.ts";
@@ -43,6 +43,8 @@ export interface CreateRepoInput {
   originalUrl?: string;
   /** A pull mirror (its `mirror` row is the migration's to write). */
   isMirror?: boolean;
+  /** Created empty for an import, which marks it ready when its rows commit (Gitea's RepositoryBeingMigrated). */
+  beingMigrated?: boolean;
 }
 
 /** The owner's own limit, else `[repository] MAX_CREATION_LIMIT`; -1 is none. */
@@ -144,6 +146,7 @@ export async function createRepo(env: Env, input: CreateRepoInput): Promise<Repo
       isTemplate: input.isTemplate ?? false,
       originalUrl: input.originalUrl ?? "",
       isMirror: input.isMirror ?? false,
+      status: input.beingMigrated ? RepoStatus.BeingMigrated : RepoStatus.Ready,
       isEmpty: true,
       createdUnix: now,
       updatedUnix: now,

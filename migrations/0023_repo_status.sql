@@ -1,0 +1,1 @@
+ALTER TABLE `repository` ADD `status` integer DEFAULT 0 NOT NULL;
