@@ -11,7 +11,7 @@ import { listRefs, type RefEntry } from "../../git/reflist.ts";
 import type { Job, JobResult } from "../../queue/work-queue.ts";
 import { gitDirOf } from "../repo/lookup.ts";
 import { processPush, type RefUpdate } from "../repo/push.ts";
-import { checkHost, type RemoteCredentials } from "./remote-address.ts";
+import { mirrorRemote } from "./remote-address.ts";
 import { nextUpdateAfter, openPullCredentials } from "./pull-mirrors.ts";
 import type { PullSyncItem } from "./pull-sync-queue.ts";
 
@@ -54,35 +54,9 @@ export function refChanges(before: RefEntry[], after: RefEntry[]): RefUpdate[] {
 
 /** Fetches from the mirror's remote; the error to record ("" for none), free of credentials. */
 async function fetchMirror(env: Env, m: PullMirrorRow, gitDir: string): Promise<string> {
-  let credentials: RemoteCredentials;
-  try {
-    credentials = openPullCredentials(env, m);
-  } catch {
-    return "the mirror's credentials cannot be opened (was [security] SECRET_KEY changed?)";
-  }
-  let url: URL;
-  try {
-    url = new URL(m.remoteAddress);
-  } catch {
-    return "Invalid Url ";
-  }
-  // Checked again at every sync: the settings or the name's addresses may have changed since.
-  const verdict = await checkHost(env, url);
-  if (!verdict.allowed) {
-    return `${url.host} is not an allowed remote (check [migrations] ALLOWED_DOMAINS, BLOCKED_DOMAINS and ALLOW_LOCALNETWORKS)`;
-  }
-  const outcome = await fetchRemote(
-    gitDir,
-    {
-      url: m.remoteAddress,
-      username: credentials.username,
-      password: credentials.password,
-      pinnedAddresses: verdict.addresses,
-      timeoutMs: env.settings.gitTimeout.mirror * 1000,
-    },
-    REFSPECS,
-    { prune: m.enablePrune },
-  );
+  const remote = await mirrorRemote(env, m.remoteAddress, () => openPullCredentials(env, m));
+  if ("error" in remote) return remote.error;
+  const outcome = await fetchRemote(gitDir, remote, REFSPECS, { prune: m.enablePrune });
   // The credentials travel in a header, never in the address: only URLs in the message can carry any.
   return outcome.ok ? "" : maskUrlCredentials(outcome.message);
 }

@@ -1,6 +1,7 @@
 import type { Env } from "../env.ts";
 import { BadRequest, Unauthorized } from "../../lib/errors.ts";
 import { checkRemoteHost, type RemoteHostVerdict } from "../../outbound/remote-address.ts";
+import type { RemoteAccess } from "../../git/remote.ts";
 
 /**
  * A push mirror's remote address, as Gitea's API takes it (git.ParseRemoteAddr, then
@@ -76,4 +77,36 @@ export function checkHost(env: Env, u: URL): Promise<RemoteHostVerdict> {
     blockedDomains: m.blockedDomains,
     allowLocalNetworks: m.allowLocalNetworks,
   });
+}
+
+/**
+ * A mirror's remote as git is to reach it at sync time (push and pull mirrors alike): the sealed
+ * credentials opened, the stored address parsed and its host checked again (the settings or the
+ * name's addresses may have changed since it was added), git pinned to the checked addresses.
+ * Otherwise the error to record, which holds no credentials.
+ */
+export async function mirrorRemote(env: Env, address: string, openCredentials: () => RemoteCredentials): Promise<RemoteAccess | { error: string }> {
+  let credentials: RemoteCredentials;
+  try {
+    credentials = openCredentials();
+  } catch {
+    return { error: "the mirror's credentials cannot be opened (was [security] SECRET_KEY changed?)" };
+  }
+  let url: URL;
+  try {
+    url = new URL(address);
+  } catch {
+    return { error: "Invalid Url " };
+  }
+  const verdict = await checkHost(env, url);
+  if (!verdict.allowed) {
+    return { error: `${url.host} is not an allowed remote (check [migrations] ALLOWED_DOMAINS, BLOCKED_DOMAINS and ALLOW_LOCALNETWORKS)` };
+  }
+  return {
+    url: address,
+    username: credentials.username,
+    password: credentials.password,
+    pinnedAddresses: verdict.addresses,
+    timeoutMs: env.settings.gitTimeout.mirror * 1000,
+  };
 }

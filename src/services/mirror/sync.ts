@@ -9,7 +9,7 @@ import { nowUnix } from "../../lib/time.ts";
 import { pushMirrorRefs } from "../../git/remote.ts";
 import type { Job, JobResult } from "../../queue/work-queue.ts";
 import { gitDirOf } from "../repo/lookup.ts";
-import { checkHost, type RemoteCredentials } from "./remote-address.ts";
+import { mirrorRemote } from "./remote-address.ts";
 import { maskUrlCredentials } from "../../lib/url-credentials.ts";
 import { openCredentials } from "./credentials.ts";
 import type { Administers } from "../access/repo-access.ts";
@@ -75,30 +75,9 @@ async function push(env: Env, m: PushMirrorRow): Promise<string | undefined> {
   const repo = repos.getRepoById(env.db, m.repoId);
   const owner = repo && users.getUserById(env.db, repo.ownerId);
   if (!repo || !owner) return undefined;
-  let credentials: RemoteCredentials;
-  try {
-    credentials = openCredentials(env, m);
-  } catch {
-    return "the mirror's credentials cannot be opened (was [security] SECRET_KEY changed?)";
-  }
-  let url: URL;
-  try {
-    url = new URL(m.remoteAddress);
-  } catch {
-    return "Invalid Url ";
-  }
-  // Checked again at every sync: the settings or the name's addresses may have changed.
-  const verdict = await checkHost(env, url);
-  if (!verdict.allowed) {
-    return `${url.host} is not an allowed remote (check [migrations] ALLOWED_DOMAINS, BLOCKED_DOMAINS and ALLOW_LOCALNETWORKS)`;
-  }
-  const outcome = await pushMirrorRefs(gitDirOf(env, owner, repo), {
-    url: m.remoteAddress,
-    username: credentials.username,
-    password: credentials.password,
-    pinnedAddresses: verdict.addresses,
-    timeoutMs: env.settings.gitTimeout.mirror * 1000,
-  });
+  const remote = await mirrorRemote(env, m.remoteAddress, () => openCredentials(env, m));
+  if ("error" in remote) return remote.error;
+  const outcome = await pushMirrorRefs(gitDirOf(env, owner, repo), remote);
   // The credentials travel in a header, never in the address: only URLs in the message can carry any.
   return outcome.ok ? "" : maskUrlCredentials(outcome.message);
 }
