@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { makeTestApp } from "../support/app.ts";
 import { deadline, launchChromium } from "../support/browser.ts";
 import { gitOk, localRepo } from "../support/git.ts";
+import { startGitDaemon } from "../support/git-daemon.ts";
 
 const AXE = require.resolve("axe-core/axe.min.js");
 
@@ -27,24 +28,11 @@ let stopDaemon = () => {};
 beforeAll(async () => {
   browser = await launchChromium();
   await t.user("alice");
-  const base = mkdtempSync(join(tmpdir(), "hearth-gitd-"));
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const proc = Bun.spawn(["git", "daemon", "--export-all", "--reuseaddr", `--base-path=${base}`, "--listen=127.0.0.1", `--port=${port}`, base], {
-    stdout: "ignore",
-    stderr: "pipe",
-  });
-  stopDaemon = () => {
-    proc.kill();
-    rmSync(base, { recursive: true, force: true });
-  };
-  for (let i = 0; i < 100; i++) {
-    const probe = Bun.spawnSync(["git", "ls-remote", `git://127.0.0.1:${port}/none`], { stderr: "pipe" });
-    if (!probe.stderr.toString().includes("Connection refused")) break;
-    await Bun.sleep(100);
-  }
+  const daemon = await startGitDaemon();
+  stopDaemon = daemon.stop;
   const work = await localRepo("main");
-  await gitOk(["clone", "-q", "--bare", work, join(base, "upstream.git")]);
-  daemonUrl = `git://127.0.0.1:${port}/upstream.git`;
+  await gitOk(["clone", "-q", "--bare", work, join(daemon.base, "upstream.git")]);
+  daemonUrl = `${daemon.url}upstream.git`;
 });
 afterAll(async () => {
   stopDaemon();

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { gitHttpBackend } from "./git-cgi.ts";
 
 /**
  * A GitHub Enterprise server on loopback for migration tests: the REST v3 endpoints Gitea's GitHub
@@ -616,55 +617,7 @@ export function startFakeGitHub(seed: GhSeed, opts: { token: string; gitRoot: st
     if (tokenOf(req) !== opts.token) {
       return new Response("Invalid username or password.", { status: 401, headers: { "WWW-Authenticate": 'Basic realm="GitHub"' } });
     }
-    const body = req.method === "POST" ? new Uint8Array(await req.arrayBuffer()) : new Uint8Array();
-    const proc = Bun.spawn(["git", "http-backend"], {
-      env: {
-        PATH: process.env.PATH ?? "/usr/bin:/bin",
-        GIT_CONFIG_NOSYSTEM: "1",
-        GIT_CONFIG_GLOBAL: "/dev/null",
-        GIT_PROJECT_ROOT: opts.gitRoot,
-        GIT_HTTP_EXPORT_ALL: "1",
-        REQUEST_METHOD: req.method,
-        PATH_INFO: decodeURIComponent(u.pathname),
-        QUERY_STRING: u.search.slice(1),
-        CONTENT_TYPE: req.headers.get("content-type") ?? "",
-        CONTENT_LENGTH: String(body.length),
-        HTTP_CONTENT_ENCODING: req.headers.get("content-encoding") ?? "",
-        HTTP_GIT_PROTOCOL: req.headers.get("git-protocol") ?? "",
-        REMOTE_USER: "git",
-        REMOTE_ADDR: "127.0.0.1",
-      },
-      stdin: body,
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-    const [out] = await Promise.all([new Response(proc.stdout).arrayBuffer(), new Response(proc.stderr).text(), proc.exited]);
-    const bytes = new Uint8Array(out);
-    // CGI output: header lines, an empty line, the body.
-    let headerEnd = -1;
-    let bodyStart = -1;
-    for (let i = 0; i + 1 < bytes.length; i++) {
-      if (bytes[i] === 10 && bytes[i + 1] === 10) {
-        [headerEnd, bodyStart] = [i, i + 2];
-        break;
-      }
-      if (bytes[i] === 13 && bytes[i + 1] === 10 && bytes[i + 2] === 13 && bytes[i + 3] === 10) {
-        [headerEnd, bodyStart] = [i, i + 4];
-        break;
-      }
-    }
-    if (headerEnd < 0) return new Response("git http-backend failed", { status: 500 });
-    const headers = new Headers();
-    let status = 200;
-    for (const line of new TextDecoder().decode(bytes.subarray(0, headerEnd)).split(/\r?\n/)) {
-      const colon = line.indexOf(":");
-      if (colon < 0) continue;
-      const name = line.slice(0, colon).trim();
-      const value = line.slice(colon + 1).trim();
-      if (name.toLowerCase() === "status") status = Number(value.split(" ")[0]);
-      else headers.append(name, value);
-    }
-    return new Response(bytes.subarray(bodyStart), { status, headers });
+    return gitHttpBackend(req, { projectRoot: opts.gitRoot, pathInfo: decodeURIComponent(u.pathname), remoteUser: "git" });
   }
 
   return {

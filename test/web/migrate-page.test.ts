@@ -1,29 +1,16 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { makeTestApp } from "../support/app.ts";
 import { gitOk, localRepo } from "../support/git.ts";
+import { startGitDaemon } from "../support/git-daemon.ts";
 import { WebClient, signedIn, visibleText } from "../support/web.ts";
 
-/** A plain git source: `git daemon` serving a directory on loopback (as test/migration/migrate-git.test.ts). */
+/** A plain git source on loopback, stopped with the file. */
 async function gitDaemon(): Promise<{ base: string; url: string }> {
-  const base = mkdtempSync(join(tmpdir(), "hearth-gitd-"));
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const proc = Bun.spawn(["git", "daemon", "--export-all", "--reuseaddr", `--base-path=${base}`, "--listen=127.0.0.1", `--port=${port}`, base], {
-    stdout: "ignore",
-    stderr: "pipe",
-  });
-  afterAll(() => {
-    proc.kill();
-    rmSync(base, { recursive: true, force: true });
-  });
-  for (let i = 0; i < 100; i++) {
-    const probe = Bun.spawnSync(["git", "ls-remote", `git://127.0.0.1:${port}/none`], { stderr: "pipe" });
-    if (!probe.stderr.toString().includes("Connection refused")) break;
-    await Bun.sleep(100);
-  }
-  return { base, url: `git://127.0.0.1:${port}/` };
+  const daemon = await startGitDaemon();
+  afterAll(() => daemon.stop());
+  return daemon;
 }
 
 /** A bare repository `name` with a main branch (one commit) and a dev branch, served by the daemon. */

@@ -4,8 +4,7 @@ import type { Env } from "../env.ts";
 import { Invalid } from "../../lib/errors.ts";
 import { checkTarget } from "./dump.ts";
 import type { Unit } from "./format.ts";
-import { parseCloneAddress } from "./migrate.ts";
-import { openDownloader } from "./download/services.ts";
+import { downloaderFor, parseCloneAddress, type SourceRequest } from "./migrate.ts";
 import { SERVICE_NAMES, type ServiceName } from "./download/source.ts";
 import { writeDump, type WrittenDump } from "./download/write-dump.ts";
 
@@ -14,16 +13,10 @@ import { writeDump, type WrittenDump } from "./download/write-dump.ts";
  * by the migration code into Gitea's dump layout, `{repo_dir}/{owner_name}/{repo_name}/`, for a
  * later `restore-repo`. The `[migrations]` host rules apply as for `POST /repos/migrate`.
  */
-export interface RemoteDumpInput {
+export interface RemoteDumpInput extends SourceRequest {
   repoDir: string;
   ownerName: string;
   repoName: string;
-  /** `--git_service`: git, gitea, gogs, github, gitlab. */
-  service: string;
-  cloneAddr: string;
-  authUsername: string;
-  authPassword: string;
-  authToken: string;
   units: Set<Unit>;
 }
 
@@ -32,12 +25,7 @@ export async function dumpRemoteRepo(env: Env, input: RemoteDumpInput): Promise<
   if (!(SERVICE_NAMES as string[]).includes(service)) throw new Invalid(`Invalid git service type: ${input.service}`);
   checkTarget(input.repoDir);
   const address = await parseCloneAddress(env, input.cloneAddr, input.authUsername, input.authPassword);
-  const downloader = await openDownloader(env, service as ServiceName, {
-    cloneAddr: address.clean,
-    authUsername: address.credentials.username,
-    authPassword: address.credentials.password,
-    authToken: input.authToken,
-  });
+  const downloader = await downloaderFor(env, service as ServiceName, address, input.authToken);
   const base = join(input.repoDir, input.ownerName, input.repoName);
   try {
     return { path: base, ...(await writeDump(env, downloader, input.units, base, address.clean)) };

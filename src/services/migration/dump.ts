@@ -17,9 +17,11 @@ import {
   NO_DEADLINE,
   commentFile,
   dumpTime,
+  repoRecord,
   reviewFile,
   toYaml,
   type CommentRecord,
+  type DumpCounts,
   type IssueRecord,
   type LabelRecord,
   type MilestoneRecord,
@@ -36,15 +38,8 @@ export interface DumpInput {
   units: Set<Unit>;
 }
 
-export interface DumpSummary {
+export interface DumpSummary extends DumpCounts {
   path: string;
-  milestones: number;
-  labels: number;
-  issues: number;
-  comments: number;
-  pullRequests: number;
-  reviews: number;
-  releases: number;
 }
 
 /** Who wrote something, as the dump names them: the original author of imported content, else the account. */
@@ -178,26 +173,21 @@ function readRecords(tx: Tx, env: Env, owner: UserRow, repo: RepoRow, units: Set
   return files;
 }
 
-function repoRecord(env: Env, owner: UserRow, repo: RepoRow, units: Set<Unit>): RepoRecord {
+function repoRecordOf(env: Env, owner: UserRow, repo: RepoRow, units: Set<Unit>): RepoRecord {
   const url = `${env.settings.server.rootUrl}${owner.name}/${repo.name}`;
-  return {
-    name: repo.name,
-    owner: owner.name,
-    description: repo.description,
-    clone_addr: `${url}.git`,
-    original_url: repo.originalUrl || url,
-    is_private: repo.isPrivate,
-    default_branch: repo.defaultBranch,
-    service_type: GITEA_SERVICE_TYPE,
-    wiki: false,
-    issues: units.has("issues"),
-    milestones: units.has("milestones"),
-    labels: units.has("labels"),
-    releases: units.has("releases"),
-    comments: units.has("comments"),
-    pulls: units.has("pull_requests"),
-    assets: units.has("release_assets"),
-  };
+  return repoRecord(
+    {
+      name: repo.name,
+      owner: owner.name,
+      description: repo.description,
+      clone_addr: `${url}.git`,
+      original_url: repo.originalUrl || url,
+      is_private: repo.isPrivate,
+      default_branch: repo.defaultBranch,
+      service_type: GITEA_SERVICE_TYPE,
+    },
+    units,
+  );
 }
 
 /**
@@ -216,7 +206,7 @@ export async function dumpRepo(env: Env, input: DumpInput): Promise<DumpSummary>
   try {
     mkdirSync(base, { recursive: true });
     const write = (name: string, value: unknown) => writeFileSync(join(base, name), toYaml(value));
-    write(FILES.repo, repoRecord(env, owner, repo, input.units));
+    write(FILES.repo, repoRecordOf(env, owner, repo, input.units));
     write(FILES.topic, { topics: files.topics });
     if (files.milestones) write(FILES.milestone, files.milestones);
     if (files.labels) write(FILES.label, files.labels);

@@ -236,6 +236,35 @@ export interface RepoRecord {
 
 export const GITEA_SERVICE_TYPE = 3;
 
+/** How many of each item a dump, a download or a restore moved. */
+export interface DumpCounts {
+  milestones: number;
+  labels: number;
+  issues: number;
+  comments: number;
+  pullRequests: number;
+  reviews: number;
+  releases: number;
+}
+
+/** repo.yml as a dumper writes it: the repository's facts and, as Gitea's, which units it holds. */
+export function repoRecord(
+  repo: Pick<RepoRecord, "name" | "owner" | "description" | "clone_addr" | "original_url" | "is_private" | "default_branch" | "service_type">,
+  units: Set<Unit>,
+): RepoRecord {
+  return {
+    ...repo,
+    wiki: false,
+    issues: units.has("issues"),
+    milestones: units.has("milestones"),
+    labels: units.has("labels"),
+    releases: units.has("releases"),
+    comments: units.has("comments"),
+    pulls: units.has("pull_requests"),
+    assets: units.has("release_assets"),
+  };
+}
+
 /**
  * The `--units` hearth can move. Gitea's other unit (wiki) names data hearth does not dump yet,
  * so asking for it is an error rather than a silent no-op.

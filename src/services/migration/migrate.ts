@@ -15,7 +15,7 @@ import { importDump } from "./restore.ts";
 import { scratchDir } from "./leftovers.ts";
 import { DISALLOWED_HOST } from "./download/http.ts";
 import { openDownloader } from "./download/services.ts";
-import { SERVICE_NAMES, type ServiceName } from "./download/source.ts";
+import { SERVICE_NAMES, type Downloader, type ServiceName } from "./download/source.ts";
 import { writeDump } from "./download/write-dump.ts";
 
 /**
@@ -25,18 +25,22 @@ import { writeDump } from "./download/write-dump.ts";
  * step leaves no repository behind.
  */
 
-export interface MigrateInput {
-  doer: UserRow;
-  /** `repo_owner` (a name), else `uid` (deprecated), else the doer. */
-  ownerName?: string;
-  ownerId?: number;
-  repoName: string;
-  /** Gitea's `service`: git, github, gitea, gitlab, gogs ("" is git). */
+/** Where a migration or a download reads from: Gitea's `service`, `clone_addr` and `auth_*` options. */
+export interface SourceRequest {
+  /** git, github, gitea, gitlab, gogs ("" is git). */
   service: string;
   cloneAddr: string;
   authUsername: string;
   authPassword: string;
   authToken: string;
+}
+
+export interface MigrateInput extends SourceRequest {
+  doer: UserRow;
+  /** `repo_owner` (a name), else `uid` (deprecated), else the doer. */
+  ownerName?: string;
+  ownerId?: number;
+  repoName: string;
   mirror: boolean;
   mirrorInterval?: string;
   isPrivate: boolean;
@@ -97,6 +101,16 @@ export async function parseCloneAddress(env: Env, raw: string, authUsername: str
   return { clean: u.href, credentials };
 }
 
+/** The service's downloader for a checked address (its credentials split off) and a token. */
+export function downloaderFor(env: Env, service: ServiceName, address: CloneAddress, authToken: string): Promise<Downloader> {
+  return openDownloader(env, service, {
+    cloneAddr: address.clean,
+    authUsername: address.credentials.username,
+    authPassword: address.credentials.password,
+    authToken,
+  });
+}
+
 /** Gitea's checks on who may put a repository where: admins anywhere, others in their own account or an organization they own. */
 function checkOwner(env: Env, doer: UserRow, owner: UserRow): void {
   if (doer.isAdmin) return;
@@ -152,12 +166,7 @@ export async function migrateRepo(env: Env, input: MigrateInput): Promise<RepoRo
     throw new Invalid(`You have already reached your limit of ${limit} repositories.`);
   }
 
-  const downloader = await openDownloader(env, service, {
-    cloneAddr: address.clean,
-    authUsername: address.credentials.username,
-    authPassword: address.credentials.password,
-    authToken: input.authToken,
-  });
+  const downloader = await downloaderFor(env, service, address, input.authToken);
   const units = unitsOf(input);
   const dir = scratchDir(env.settings);
   try {

@@ -16,7 +16,7 @@ import { createRepo } from "../repo/create.ts";
 import { discardRepo } from "../repo/delete.ts";
 import { asSystem } from "../access/repo-access.ts";
 import { gitDirOf } from "../repo/lookup.ts";
-import { FILES, deadlineUnix, parseRFC3339, type Unit } from "./format.ts";
+import { FILES, deadlineUnix, parseRFC3339, type DumpCounts, type Unit } from "./format.ts";
 import { COMMENT_TYPES, loadDump, type LoadedDump } from "./load.ts";
 import { insertPulls, preparePulls, pullTitle, type PreparedPull, type PreparedReview } from "./pull-restore.ts";
 import { discardReleaseFiles, insertReleases, prepareReleases, type AuthorOf, type PreparedRelease } from "./release-restore.ts";
@@ -29,17 +29,10 @@ export interface RestoreInput {
   units: Set<Unit>;
 }
 
-export interface RestoreSummary {
+export interface RestoreSummary extends DumpCounts {
   fullName: string;
   created: boolean;
   branches: number;
-  milestones: number;
-  labels: number;
-  issues: number;
-  comments: number;
-  pullRequests: number;
-  reviews: number;
-  releases: number;
 }
 
 const GHOST_ID = -1;

@@ -10,9 +10,11 @@ import { checkHost } from "../../mirror/remote-address.ts";
 import {
   FILES,
   commentFile,
+  repoRecord,
   reviewFile,
   toYaml,
   type CommentRecord,
+  type DumpCounts,
   type IssueRecord,
   type LabelRecord,
   type PullRequestRecord,
@@ -30,16 +32,6 @@ import { SERVICE_TYPES, SourceError, type Downloader, type SourceRepo } from "./
  * `refs/pull/{n}/head`. `POST /repos/migrate` then imports the directory with restore-repo's code,
  * and `hearth dump-repo --clone_addr` leaves it for a later `restore-repo`.
  */
-
-export interface DumpCounts {
-  milestones: number;
-  labels: number;
-  issues: number;
-  comments: number;
-  pullRequests: number;
-  reviews: number;
-  releases: number;
-}
 
 export interface WrittenDump extends DumpCounts {
   repo: SourceRepo;
@@ -122,25 +114,20 @@ async function placePullHeads(gitDir: string, dl: Downloader, pulls: PullRequest
   return kept;
 }
 
-function repoRecord(repo: SourceRepo, dl: Downloader, units: Set<Unit>, cloneAddr: string): RepoRecord {
-  return {
-    name: repo.name,
-    owner: repo.owner,
-    description: repo.description,
-    clone_addr: cloneAddr,
-    original_url: repo.originalUrl,
-    is_private: repo.isPrivate,
-    default_branch: repo.defaultBranch,
-    service_type: SERVICE_TYPES[dl.service],
-    wiki: false,
-    issues: units.has("issues"),
-    milestones: units.has("milestones"),
-    labels: units.has("labels"),
-    releases: units.has("releases"),
-    comments: units.has("comments"),
-    pulls: units.has("pull_requests"),
-    assets: units.has("release_assets"),
-  };
+function repoRecordOf(repo: SourceRepo, dl: Downloader, units: Set<Unit>, cloneAddr: string): RepoRecord {
+  return repoRecord(
+    {
+      name: repo.name,
+      owner: repo.owner,
+      description: repo.description,
+      clone_addr: cloneAddr,
+      original_url: repo.originalUrl,
+      is_private: repo.isPrivate,
+      default_branch: repo.defaultBranch,
+      service_type: SERVICE_TYPES[dl.service],
+    },
+    units,
+  );
 }
 
 /**
@@ -157,7 +144,7 @@ export async function writeDump(env: Env, dl: Downloader, units: Set<Unit>, base
 
   const counts: DumpCounts = { milestones: 0, labels: 0, issues: 0, comments: 0, pullRequests: 0, reviews: 0, releases: 0 };
   if (dl.service === "git") {
-    write(FILES.repo, repoRecord(repo, dl, new Set(), cloneAddr));
+    write(FILES.repo, repoRecordOf(repo, dl, new Set(), cloneAddr));
     return { repo, ...counts };
   }
 
@@ -211,7 +198,7 @@ export async function writeDump(env: Env, dl: Downloader, units: Set<Unit>, base
       counts.comments += list.length;
     }
   }
-  write(FILES.repo, repoRecord(repo, dl, units, cloneAddr));
+  write(FILES.repo, repoRecordOf(repo, dl, units, cloneAddr));
   return { repo, ...counts };
 }
 
