@@ -1,4 +1,4 @@
-import { parseRFC3339, NO_DEADLINE, type LabelRecord, type MilestoneRecord } from "../format.ts";
+import { parseRFC3339, NO_DEADLINE, type IssueRecord, type LabelRecord, type MilestoneRecord } from "../format.ts";
 import { SourceError, type SourceOptions } from "./source.ts";
 import { nextLink, type JsonAnswer, type SourceHttp } from "./http.ts";
 
@@ -103,6 +103,25 @@ export function time(value: string | null | undefined, fallback: string): string
 }
 
 export const toLabel = (l: ApiLabel): LabelRecord => ({ name: l.name, color: l.color ?? "", description: l.description ?? "" });
+
+/** An issue of either API as the dump's record, but for what the two APIs tell apart (reactions, assignees, lock, closing time). */
+export function toIssueBase(i: ApiIssue, now: string): Omit<IssueRecord, "closed"> & { created: string; updated: string } {
+  const created = time(i.created_at, now);
+  return {
+    number: i.number,
+    poster_id: i.user.id,
+    poster_name: userName(i.user),
+    poster_email: i.user.email ?? "",
+    title: i.title,
+    content: i.body ?? "",
+    milestone: i.milestone?.title ?? "",
+    state: i.state === "closed" ? "closed" : "open",
+    is_locked: false,
+    created,
+    updated: time(i.updated_at, created),
+    labels: (i.labels ?? []).map(toLabel),
+  };
+}
 
 /**
  * Gitea's milestone mapping: older servers (and Gogs) have no created/updated times, so the

@@ -17,6 +17,7 @@ import {
   isLastPage,
   time,
   toLabel,
+  toIssueBase,
   toMilestone,
   underBase,
   userName,
@@ -289,21 +290,11 @@ export function giteaDownloader(env: Env, opts: SourceOptions): Downloader {
       const out: IssueRecord[] = [];
       for (const i of items) {
         if (i.pull_request) continue;
-        const created = time(i.created_at, now);
+        const base = toIssueBase(i, now);
         out.push({
-          number: i.number,
-          poster_id: i.user.id,
-          poster_name: userName(i.user),
-          poster_email: i.user.email ?? "",
-          title: i.title,
-          content: i.body ?? "",
-          milestone: i.milestone?.title ?? "",
-          state: i.state === "closed" ? "closed" : "open",
+          ...base,
           is_locked: i.is_locked ?? false,
-          created,
-          updated: time(i.updated_at, created),
-          closed: i.closed_at ? time(i.closed_at, created) : null,
-          labels: (i.labels ?? []).map(toLabel),
+          closed: i.closed_at ? time(i.closed_at, base.created) : null,
           reactions: await reactions(`${repoApi}/issues/${i.number}/reactions`, true),
           assignees: (i.assignees ?? []).map(userName).filter(Boolean),
         });

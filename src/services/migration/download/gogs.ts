@@ -7,6 +7,7 @@ import {
   authHeaders,
   time,
   toLabel,
+  toIssueBase,
   toMilestone,
   userName,
   type ApiComment,
@@ -61,24 +62,9 @@ export function gogsDownloader(env: Env, opts: SourceOptions): Downloader {
     (everything ??= (async () => [...(await issuesIn("open")), ...(await issuesIn("closed"))].map(toIssue))());
 
   const toIssue = (i: ApiIssue): IssueRecord => {
-    const created = time(i.created_at, now);
-    const updated = time(i.updated_at, created);
-    return {
-      number: i.number,
-      poster_id: i.user.id,
-      poster_name: userName(i.user),
-      poster_email: i.user.email ?? "",
-      title: i.title,
-      content: i.body ?? "",
-      milestone: i.milestone?.title ?? "",
-      state: i.state === "closed" ? "closed" : "open",
-      is_locked: false,
-      created,
-      updated,
-      // Gogs does not say when an issue was closed: Gitea takes its last update (a Gitea-API server's closed_at is better).
-      closed: i.state === "closed" ? time(i.closed_at, updated) : null,
-      labels: (i.labels ?? []).map(toLabel),
-    };
+    const base = toIssueBase(i, now);
+    // Gogs does not say when an issue was closed: Gitea takes its last update (a Gitea-API server's closed_at is better).
+    return { ...base, closed: i.state === "closed" ? time(i.closed_at, base.updated) : null };
   };
 
   const none = async () => [];
