@@ -49,6 +49,23 @@ describe("dump-repo --clone_addr", () => {
     expect(restored).toContain("root/copy");
   });
 
+  test("--git_service gitea brings the issues and labels through the source's API, signed in with a token", async () => {
+    await source.ok("POST", "/api/v1/repos/alice/proj/labels", aliceToken, { name: "bug", color: "#ee0701" }, 201);
+    await source.ok("POST", "/api/v1/repos/alice/proj/issues", aliceToken, { title: "Broken", body: "It is.", labels: [] }, 201);
+    const dir = join(work, "gitea");
+    const out = await hearthOk(
+      work,
+      ["dump-repo", "--git_service", "gitea", "--clone_addr", `${source.baseUrl}alice/proj`, "--auth_token", aliceToken, "--repo_dir", dir, "--owner_name", "alice", "--repo_name", "proj", "--units", "labels,issues,comments"],
+      local,
+    );
+    expect(out).toContain("1 labels, 1 issues");
+    const base = join(dir, "alice", "proj");
+    expect(parse(readFileSync(join(base, "repo.yml"), "utf8")).service_type).toBe(3);
+    expect(parse(readFileSync(join(base, "issue.yml"), "utf8")).map((i: { title: string }) => i.title)).toEqual(["Broken"]);
+    expect(parse(readFileSync(join(base, "label.yml"), "utf8")).map((l: { name: string }) => l.name)).toEqual(["bug"]);
+    for (const file of ["repo.yml", "issue.yml", "git/config"]) expect(readFileSync(join(base, file), "utf8")).not.toContain(aliceToken);
+  });
+
   test("without ALLOW_LOCALNETWORKS a loopback source is refused before any connection", async () => {
     const r = await hearth(work, ["dump-repo", "--clone_addr", cloneAddr, "--repo_dir", join(work, "refused"), "--owner_name", "a", "--repo_name", "b"], {
       HEARTH__LOG__LEVEL: "none",
