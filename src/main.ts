@@ -17,7 +17,7 @@ const COMMANDS: { name: string; description: string; load: () => Promise<Command
   { name: hookCommand.name, description: hookCommand.description, load: async () => hookCommand },
   {
     name: "dump-repo",
-    description: "Dump a repository of this instance (git data, milestones, labels, issues, comments, pull requests, reviews, releases) to a directory",
+    description: "Dump a repository (git data, milestones, labels, issues, comments, pull requests, reviews, releases) from another forge or from this instance to a directory",
     load: async () => (await import("./cli/dump-repo.ts")).dumpRepoCommand,
   },
   {

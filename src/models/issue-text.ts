@@ -33,11 +33,16 @@ const kindTerm = (isPull: boolean, isClosed: boolean) =>
 
 /**
  * The keyword as an FTS5 phrase over title and body, or undefined when the trigram index cannot
- * look it up: under three characters there is no trigram, and FTS5 reads its query as a C string,
- * which a NUL would cut short.
+ * look it up: under three characters there is no trigram, FTS5 reads its query as a C string,
+ * which a NUL would cut short, and a phrase is one term per trigram, each with its own lookup and
+ * position list, so a keyword of thousands of characters (a pasted log) would cost far more
+ * memory than checking the rows.
  */
+const MAX_PHRASE_CHARS = 256;
+
 export function textPhrase(keyword: string): string | undefined {
-  if ([...keyword].length < 3 || keyword.includes("\0")) return undefined;
+  const chars = [...keyword].length;
+  if (chars < 3 || chars > MAX_PHRASE_CHARS || keyword.includes("\0")) return undefined;
   return `{name content} : "${keyword.replaceAll('"', '""')}"`;
 }
 

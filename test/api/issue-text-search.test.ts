@@ -63,6 +63,15 @@ describe("text search in one repository", () => {
     expect(r.headers.get("x-total-count")).toBe("3");
   });
 
+  test("a keyword too long for the trigram index (a pasted log) is matched row by row", async () => {
+    const log = Array.from({ length: 400 }, (_, i) => `line ${i}: timeout`).join("\n");
+    const n = (await ok("POST", `${one}/issues`, rootToken, { title: "pasted", body: `before\n${log}\nafter` }, 201)).number as number;
+    const r = await t.json("GET", `/api/v1/repos/issues/search?type=issues&q=${encodeURIComponent(log)}`, { token: rootToken });
+    expect(r.status).toBe(200);
+    expect(r.body.map((i: { number: number }) => i.number)).toEqual([n]);
+    await ok("PATCH", `${one}/issues/${n}`, rootToken, { state: "closed" }, 201);
+  });
+
   test("a number still finds the issue with that number, besides the text", async () => {
     const r = await search(`${one}/issues?state=all&type=issues&q=%231`, rootToken);
     expect(r.numbers).toEqual([1]);

@@ -145,7 +145,7 @@ describe("comment reactions", () => {
 
 describe("a tracker unit the doer cannot read", () => {
   test("listing reactions answers Gitea's 403; changing them is 404", async () => {
-    await ok("POST", "/api/v1/user/repos", aliceToken, { name: "noissues" }, 201);
+    await ok("POST", "/api/v1/user/repos", aliceToken, { name: "noissues", auto_init: true }, 201);
     await ok("POST", "/api/v1/repos/alice/noissues/issues", aliceToken, { title: "before the switch" }, 201);
     await ok("PATCH", "/api/v1/repos/alice/noissues", aliceToken, { has_issues: false });
     const r = await t.json("GET", "/api/v1/repos/alice/noissues/issues/1/reactions", { token: bobToken });
