@@ -16,11 +16,6 @@ import {
   type RepoRow,
 } from "../db/schema/index.ts";
 
-/** Repositories in a Gitea RepositoryStatus (the imports a stop cut short), oldest first. */
-export function reposWithStatus(tx: Tx, status: number): RepoRow[] {
-  return tx.select().from(repositories).where(eq(repositories.status, status)).orderBy(asc(repositories.id)).all();
-}
-
 export function getRepoById(tx: Tx, id: number): RepoRow | undefined {
   return prepared(tx, "repo.byId", (t) =>
     t.select().from(repositories).where(eq(repositories.id, sql.placeholder("id"))).prepare(),

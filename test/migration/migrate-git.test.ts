@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { makeTestApp } from "../support/app.ts";
 import { gitOk, localRepo } from "../support/git.ts";
 import { startGitDaemon } from "../support/git-daemon.ts";
-import { reposWithStatus } from "../../src/models/repo.ts";
+import { reposWithStatus } from "../../src/models/repo-status.ts";
 import { RepoStatus } from "../../src/db/schema/index.ts";
 
 const local = makeTestApp("[migrations]\nALLOW_LOCALNETWORKS = true\n", { listen: true });

@@ -1,9 +1,8 @@
-import { randomUUID } from "node:crypto";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Settings } from "../../config/settings.ts";
 import type { Env } from "../env.ts";
-import { reposWithStatus } from "../../models/repo.ts";
+import { reposWithStatus } from "../../models/repo-status.ts";
 import { getUserById } from "../../models/user.ts";
 import { RepoStatus } from "../../db/schema/index.ts";
 
@@ -16,7 +15,7 @@ import { RepoStatus } from "../../db/schema/index.ts";
 const root = (settings: Settings) => join(settings.server.appDataPath, "tmp", "migrate");
 
 /** A fresh directory name for one migration's dump. */
-export const scratchDir = (settings: Settings): string => join(root(settings), randomUUID());
+export const scratchDir = (settings: Settings): string => join(root(settings), crypto.randomUUID());
 
 /** Called once the server starts, before any migration can run: removes both kinds of leftovers. */
 export async function clearMigrationLeftovers(env: Env): Promise<void> {
