@@ -193,7 +193,7 @@ async function prefixedGitlab() {
     mergeRequests: [],
     releases: [],
   };
-  return fakeGitlab(seed, { token: TOKEN, gitRoot: root, prefix: "/gitlab" });
+  return fakeGitlab(seed, { token: TOKEN, gitRoot: root, prefix: "/gitlab", user: { username: "maria", password: "maria-pass" } });
 }
 
 const local = makeTestApp("[migrations]\nALLOW_LOCALNETWORKS = true\n", { listen: true });
@@ -327,5 +327,20 @@ describe("POST /repos/migrate from GitLab", () => {
     expect(prefixed.requests.slice(0, 3)).toEqual(["GET /api/v4/version", "GET /gitlab/api/v4/version", "GET /gitlab/api/v4/projects/team%2Fapp"]);
     const branches = await local.ok("GET", "/api/v1/repos/alice/app/branches", aliceToken);
     expect(branches.map((b: { name: string }) => b.name)).toEqual(["main"]);
+  });
+
+  test("a user name and password are traded for an OAuth token first (the password grant), which the API and git then use", async () => {
+    const body = { clone_addr: prefixed.cloneAddr, repo_name: "by-password", service: "gitlab", auth_username: "maria", auth_password: "maria-pass", issues: true };
+    const before = prefixed.requests.length;
+    const r = await local.json("POST", "/api/v1/repos/migrate", { token: aliceToken, body });
+    expect({ status: r.status, message: r.body.message }).toEqual({ status: 201, message: undefined });
+    expect(prefixed.requests[before]).toBe("POST /oauth/token");
+    expect((await local.ok("GET", "/api/v1/repos/alice/by-password/branches", aliceToken)).map((b: { name: string }) => b.name)).toEqual(["main"]);
+
+    const wrong = await local.json("POST", "/api/v1/repos/migrate", { token: aliceToken, body: { ...body, repo_name: "wrong-password", auth_password: "nope" } });
+    expect(wrong.status).toBe(422);
+    expect(wrong.body.message).toStartWith("Authentication failed");
+    expect(JSON.stringify(wrong.body)).not.toContain("nope");
+    expect((await local.json("GET", "/api/v1/repos/alice/wrong-password", { token: aliceToken })).status).toBe(404);
   });
 });

@@ -147,6 +147,8 @@ export interface FakeGitlabOptions {
   gitRoot: string;
   /** A GitLab served below a path (`/gitlab`): everything else on the host is 404. */
   prefix?: string;
+  /** A user whose name and password the password grant (`POST /oauth/token`) trades for `token`. */
+  user?: { username: string; password: string };
 }
 
 /** Starts the fake; it stops when the test file ends. */
@@ -163,6 +165,8 @@ export function fakeGitlab(seed: GitlabSeed, opts: FakeGitlabOptions): FakeGitla
     async fetch(req): Promise<Response> {
       const url = new URL(req.url);
       requests.push(`${req.method} ${url.pathname}${url.search}`);
+      // go-gitlab asks for the token at the host's root, whatever the API's prefix.
+      if (url.pathname === "/oauth/token" && req.method === "POST") return passwordGrant(await req.text(), opts);
       if (!url.pathname.startsWith(`${prefix}/`)) return new Response("Not Found\n", { status: 404 });
       const path = url.pathname.slice(prefix.length);
       if (path.startsWith(`/${fullPath}.git/`)) return gitHttp(req, url, path, opts);
@@ -177,6 +181,16 @@ export function fakeGitlab(seed: GitlabSeed, opts: FakeGitlabOptions): FakeGitla
   afterAll(() => server.stop(true));
   const base: string = `http://127.0.0.1:${server.port}${prefix}`;
   return { url: base, cloneAddr: `${base}/${fullPath}.git`, requests };
+}
+
+/** Doorkeeper's password grant (docs: api/oauth2.md, "Resource owner password credentials flow"). */
+function passwordGrant(body: string, opts: FakeGitlabOptions): Response {
+  const form = new URLSearchParams(body);
+  const ok = opts.user && form.get("grant_type") === "password" && form.get("username") === opts.user.username && form.get("password") === opts.user.password;
+  if (!ok) {
+    return json({ error: "invalid_grant", error_description: "The provided authorization grant is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client." }, 400, {});
+  }
+  return json({ access_token: opts.token, token_type: "Bearer", expires_in: 7200, refresh_token: "r", scope: "api", created_at: Math.floor(Date.now() / 1000) }, 200, {});
 }
 
 function signedIn(req: Request, token: string): boolean {

@@ -232,11 +232,9 @@ function stateComment(issueIndex: number, e: GlStateEvent): CommentRecord | unde
   };
 }
 
-/** Gitea's basic-auth client takes a token from GitLab's password grant; hearth sends the password as HTTP basic auth. */
+/** A token as Gitea's gitlab.NewClient sends it; a user name and password are traded for one first (signIn). */
 function authHeaders(opts: SourceOptions): Record<string, string> {
-  if (opts.authToken) return { "PRIVATE-TOKEN": opts.authToken };
-  if (opts.authPassword) return { Authorization: `Basic ${Buffer.from(`${opts.authUsername}:${opts.authPassword}`).toString("base64")}` };
-  return {};
+  return opts.authToken ? { "PRIVATE-TOKEN": opts.authToken } : {};
 }
 
 export function gitlabDownloader(env: Env, opts: SourceOptions): Downloader {
@@ -245,6 +243,25 @@ export function gitlabDownloader(env: Env, opts: SourceOptions): Downloader {
   const address = new URL(opts.cloneAddr);
 
   let found: Promise<{ baseUrl: string; project: GlProject }> | undefined;
+  /** The OAuth token a user name and password were traded for; git signs in with it too. */
+  let oauthToken = "";
+
+  /**
+   * Gitea's gitlab.NewBasicAuthClient: GitLab's API takes no password, so the user name and
+   * password are traded for an OAuth token at the host's `/oauth/token` (the password grant),
+   * which every request then carries as a Bearer token.
+   */
+  async function signIn(): Promise<void> {
+    if (opts.authToken || !opts.authPassword) return;
+    const { data } = await http.postForm<{ access_token?: string }>(`${address.origin}/oauth/token`, {
+      grant_type: "password",
+      username: opts.authUsername,
+      password: opts.authPassword,
+    });
+    if (!data.access_token) throw new SourceError("Authentication failed: GitLab gave no token for the user name and password");
+    oauthToken = data.access_token;
+    http.signInWith({ Authorization: `Bearer ${oauthToken}` });
+  }
   /** Gitea's gitlabIIDResolver: the largest issue iid read so far offsets merge request numbers. */
   let maxIssueIid = 0;
   /** Pull request number → merge request iid, for the reads that address a merge request. */
@@ -256,6 +273,7 @@ export function gitlabDownloader(env: Env, opts: SourceOptions): Downloader {
    * segments are left for the project; a 401 there still says "GitLab is here".
    */
   async function locate(): Promise<{ baseUrl: string; project: GlProject }> {
+    await signIn();
     const parts = address.pathname.replace(/\.git$/, "").split("/").filter(Boolean);
     let prefix = "";
     while (parts.length >= 2) {
@@ -323,8 +341,8 @@ export function gitlabDownloader(env: Env, opts: SourceOptions): Downloader {
         defaultBranch: p.default_branch ?? "",
         originalUrl: p.web_url,
         cloneUrl: p.http_url_to_repo,
-        cloneCredentials: opts.authToken
-          ? { username: "oauth2", password: opts.authToken }
+        cloneCredentials: opts.authToken || oauthToken
+          ? { username: "oauth2", password: opts.authToken || oauthToken }
           : { username: opts.authUsername, password: opts.authPassword },
       };
     },

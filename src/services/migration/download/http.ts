@@ -60,7 +60,7 @@ export class SourceHttp {
   constructor(
     private readonly env: Env,
     /** Sent with every request: the source's way of signing in (Authorization, PRIVATE-TOKEN...). */
-    private readonly headers: Record<string, string>,
+    private headers: Record<string, string>,
   ) {
     this.policy = migrationPolicy(env);
   }
@@ -70,8 +70,36 @@ export class SourceHttp {
    * not, or has turned off: GitHub's issues answer 410 then); anything else fails the migration.
    */
   async get(url: string, opts: { allow404?: boolean; accept?: string } = {}): Promise<OutboundResponse> {
+    return this.send("GET", url, undefined, opts);
+  }
+
+  /**
+   * POSTs a form and parses the JSON answer (an OAuth token request); a 4xx fails the migration
+   * with the source's own words, as Authentication failed when it refuses the credentials.
+   */
+  async postForm<T>(url: string, fields: Record<string, string>): Promise<JsonAnswer<T>> {
+    const res = await this.send("POST", url, { body: new URLSearchParams(fields).toString(), contentType: "application/x-www-form-urlencoded" }, {});
+    try {
+      return { data: JSON.parse(res.body) as T, headers: res.headers };
+    } catch {
+      throw new SourceError(`${url}: the answer is not JSON`);
+    }
+  }
+
+  /** Replaces how the requests that follow sign in (a token obtained from the source). */
+  signInWith(headers: Record<string, string>): void {
+    this.headers = headers;
+  }
+
+  private async send(
+    method: "GET" | "POST",
+    url: string,
+    payload: { body: string; contentType: string } | undefined,
+    opts: { allow404?: boolean; accept?: string },
+  ): Promise<OutboundResponse> {
     const { maxAttempts, retryBackoffSeconds } = this.env.settings.migrations;
-    const headers = { Accept: opts.accept ?? "application/json", "User-Agent": "hearth-migration", ...this.headers };
+    const headers: Record<string, string> = { Accept: opts.accept ?? "application/json", "User-Agent": "hearth-migration", ...this.headers };
+    if (payload) headers["Content-Type"] = payload.contentType;
     for (let attempt = 1; ; attempt++) {
       if (this.waitBeforeNext > 0) {
         await sleep(this.waitBeforeNext);
@@ -79,7 +107,7 @@ export class SourceHttp {
       }
       let res: OutboundResponse;
       try {
-        res = await outboundFetch({ url, method: "GET", headers }, this.policy);
+        res = await outboundFetch({ url, method, headers, body: payload?.body }, this.policy);
       } catch (err) {
         if (err instanceof OutboundRefused) throw new SourceError(DISALLOWED_HOST);
         if (err instanceof OutboundUnusable) throw new SourceError(err.message);
@@ -157,7 +185,7 @@ function describeFailure(url: string, res: OutboundResponse): string {
     detail = res.body.slice(0, 200).trim();
   }
   const path = new URL(url).pathname;
-  if (res.status === 401) return `Authentication failed: ${path}: ${detail || "401 Unauthorized"}`;
+  if (res.status === 401 || (res.status === 400 && /invalid_grant/.test(res.body))) return `Authentication failed: ${path}: ${detail || "401 Unauthorized"}`;
   return `${path}: ${res.status}${detail ? ` ${detail}` : ""}`;
 }
 
