@@ -263,3 +263,16 @@ describe("delete", () => {
     expect(existsSync(repoPath(t.settings.repository.root, "dan", "dans"))).toBe(false);
   });
 });
+
+describe("a repository's size", () => {
+  test("is set at creation and follows pushes (Gitea's UpdateRepoSize)", async () => {
+    expect((await create({ name: "sized", auto_init: true })).status).toBe(201);
+    const first = (await t.ok("GET", "/api/v1/repos/alice/sized", aliceToken)).size as number;
+    expect(first).toBeGreaterThan(0);
+    // 200 KB of incompressible bytes: the objects on disk grow by about as much.
+    const bytes = crypto.getRandomValues(new Uint8Array(200_000));
+    await t.ok("POST", "/api/v1/repos/alice/sized/contents/blob.bin", aliceToken, { content: Buffer.from(bytes).toString("base64"), branch: "trunk" }, 201);
+    const after = (await t.ok("GET", "/api/v1/repos/alice/sized", aliceToken)).size as number;
+    expect(after).toBeGreaterThanOrEqual(first + 150);
+  });
+});

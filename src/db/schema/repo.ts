@@ -84,7 +84,7 @@ export const repositories = sqliteTable(
     numReleases: integer("num_releases").notNull().default(0),
     /** Plain comments on all its issues and pull requests (the sum of their `num_comments`): the total of its comment list. */
     numComments: integer("num_comments").notNull().default(0),
-    /** Bytes of the git repository on disk, refreshed by housekeeping and after pushes. */
+    /** Bytes of the git repository's objects on disk (git count-objects), set at creation, after every push or mirror sync, and by an import. */
     size: integer("size").notNull().default(0),
     createdUnix: integer("created_unix").notNull(),
     updatedUnix: integer("updated_unix").notNull(),

@@ -10,6 +10,7 @@ import { getUserByName } from "../../models/user.ts";
 import { dropBranchesAndTags, fetchBranchesAndTags } from "../../git/mirror.ts";
 import { readBranchHeads, type BranchHead } from "../../git/refs.ts";
 import { setHead } from "../../git/repo-init.ts";
+import { repoSizeBytes } from "../../git/maintenance.ts";
 import { Conflict, Invalid, NotFound } from "../../lib/errors.ts";
 import { nowUnix } from "../../lib/time.ts";
 import { createRepo } from "../repo/create.ts";
@@ -330,11 +331,12 @@ export async function importDump(env: Env, input: ImportInput): Promise<{ repo: 
     if (heads.length) await setHead(path, defaultBranch);
     const pulls = dump.pulls && (await preparePulls(env, repo, path, join(input.dir, FILES.git), dump.pulls, dump.reviews));
     releases = await prepareReleases(env, path, dump.releases ?? []);
+    const size = await repoSizeBytes(path);
     const counts = writeTx(env.db, (tx) => {
       const c = importRows(tx, { repo, dump, units, heads, defaultBranch, doer, orgLabels, releases, pulls, people: input.people });
       input.finish?.(tx, repo);
-      // Ready with its rows: a crash before this commit leaves it marked, and the next start removes it.
-      if (!existing) updateRepo(tx, repo.id, { status: RepoStatus.Ready });
+      // Ready with its rows and its size: a crash before this commit leaves it marked, and the next start removes it.
+      updateRepo(tx, repo.id, existing ? { size } : { size, status: RepoStatus.Ready });
       return c;
     });
     return { repo, summary: { fullName: `${owner.name}/${repo.name}`, created: !existing, ...counts } };

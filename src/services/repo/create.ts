@@ -13,6 +13,7 @@ import { nowUnix } from "../../lib/time.ts";
 import { initBareRepo, removeRepo } from "../../git/repo-init.ts";
 import { commitFiles, isValidBranchName } from "../../git/commit-files.ts";
 import { readBranchHead } from "../../git/refs.ts";
+import { repoSizeBytes } from "../../git/maintenance.ts";
 import { repoNameProblem } from "./names.ts";
 import { gitDirOf } from "./lookup.ts";
 import { selfCommand } from "./hook-command.ts";
@@ -183,6 +184,7 @@ export async function createRepo(env: Env, input: CreateRepoInput): Promise<Repo
       committer: signature,
     });
     const head = await readBranchHead(path, defaultBranch);
+    const size = await repoSizeBytes(path);
     const done = writeTx(env.db, (tx) => {
       if (head) {
         branchModel.upsertBranch(
@@ -193,7 +195,7 @@ export async function createRepo(env: Env, input: CreateRepoInput): Promise<Repo
         );
       }
       releaseEvent(tx, env, created.announced);
-      return repos.updateRepo(tx, repo.id, { isEmpty: false })!;
+      return repos.updateRepo(tx, repo.id, { isEmpty: false, size })!;
     });
     return done;
   } catch (err) {

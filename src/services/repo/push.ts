@@ -7,6 +7,7 @@ import { NotFound } from "../../lib/errors.ts";
 import { nowUnix } from "../../lib/time.ts";
 import { readBranchHeads, type BranchHead } from "../../git/refs.ts";
 import { setHead } from "../../git/repo-init.ts";
+import { repoSizeBytes } from "../../git/maintenance.ts";
 import { repoPermission } from "../access/permission.ts";
 import { gitDirOf } from "./lookup.ts";
 import { scheduleHousekeeping } from "./housekeeping.ts";
@@ -84,6 +85,8 @@ export async function processPush(env: Env, repoId: number, pusherId: number, up
     heads = await readBranchHeads(gitDir, pushed);
   }
 
+  // Gitea's UpdateRepoSize after every push: the repository JSON's `size` follows what is on disk.
+  const size = await repoSizeBytes(gitDir);
   let newDefault: string | undefined;
   // The Actions bot is announced as the pusher even once its task is over (its events start no run).
   const pusher = accountById(env.db, pusherId);
@@ -101,7 +104,7 @@ export async function processPush(env: Env, repoId: number, pusherId: number, up
       branchModel.deleteBranches(tx, repo.id, deleted);
     }
     const hasBranches = branchModel.countBranches(tx, repo.id) > 0;
-    const patch: Parameters<typeof repos.updateRepo>[2] = { updatedUnix: now, isEmpty: !hasBranches };
+    const patch: Parameters<typeof repos.updateRepo>[2] = { updatedUnix: now, isEmpty: !hasBranches, size };
     if (hasBranches && !branchModel.getBranch(tx, repo.id, repo.defaultBranch)) {
       // The default branch does not exist (a first push of another name): the pushed branch
       // becomes the default, preferring main/master as Gitea does.
