@@ -17,7 +17,7 @@ import { refAnnouncementsIdle } from "../../src/services/repo/push-events.ts";
  */
 const receiver = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("ok") });
 afterAll(() => receiver.stop(true));
-const t = makeTestApp("[webhook]\nALLOWED_HOST_LIST = loopback\n", { listen: true });
+const t = makeTestApp("[webhook]\nALLOWED_HOST_LIST = loopback\n[migrations]\nALLOW_LOCALNETWORKS = true\n", { listen: true });
 const alice = await t.user("alice", { password: "alice-pass" });
 const bob = await t.user("bob", { password: "bob-pass" });
 const aliceToken = t.token(alice);
@@ -320,6 +320,13 @@ describe("releases, statuses, repositories, forks", () => {
     await t.ok("DELETE", api("", "alice/x"), aliceToken, undefined, 204);
     ts = await newTasks(ownerHook, waitFor("repository"));
     expect(only(ts, "repository").map((x) => [x.payload.action, x.payload.repository.full_name])).toEqual([["deleted", "alice/x"]]);
+
+    // A migrated repository is announced once, filled (Gitea's MigrateRepository notice), not when its empty shell is made.
+    await t.ok("POST", "/api/v1/repos/migrate", aliceToken, { clone_addr: `${t.baseUrl}alice/r.git`, repo_name: "copied" }, 201);
+    ts = await newTasks(ownerHook, waitFor("repository"));
+    expect(only(ts, "repository").map((x) => [x.payload.action, x.payload.repository.full_name, x.payload.repository.empty])).toEqual([
+      ["created", "alice/copied", false],
+    ]);
 
     await t.ok("POST", api("/forks"), bobToken, {}, 202);
     ts = await newTasks(repoHook, waitFor("fork"));

@@ -14,6 +14,7 @@ import { repoSizeBytes } from "../../git/maintenance.ts";
 import { Conflict, Invalid, NotFound } from "../../lib/errors.ts";
 import { nowUnix } from "../../lib/time.ts";
 import { createRepo } from "../repo/create.ts";
+import { repoEvents } from "../events/repo-events.ts";
 import { discardRepo } from "../repo/delete.ts";
 import { asSystem } from "../access/repo-access.ts";
 import { gitDirOf } from "../repo/lookup.ts";
@@ -336,7 +337,11 @@ export async function importDump(env: Env, input: ImportInput): Promise<{ repo: 
       const c = importRows(tx, { repo, dump, units, heads, defaultBranch, doer, orgLabels, releases, pulls, people: input.people });
       input.finish?.(tx, repo);
       // Ready with its rows and its size: a crash before this commit leaves it marked, and the next start removes it.
-      updateRepo(tx, repo.id, existing ? { size } : { size, status: RepoStatus.Ready });
+      if (existing) updateRepo(tx, repo.id, { size });
+      else {
+        const ready = updateRepo(tx, repo.id, { size, status: RepoStatus.Ready })!;
+        repoEvents.emit(tx, env, { kind: "created", repo: ready, owner, doer });
+      }
       return c;
     });
     return { repo, summary: { fullName: `${owner.name}/${repo.name}`, created: !existing, ...counts } };

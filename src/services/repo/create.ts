@@ -161,7 +161,8 @@ export async function createRepo(env: Env, input: CreateRepoInput): Promise<Repo
     // Gitea copies the site's default webhooks into every new repository (CopyDefaultWebhooksToRepo).
     copyDefaultHooksToRepo(env, tx, row.id);
     // Announced with the row, held back until the git repository is there too.
-    const announced = repoEvents.hold(tx, env, { kind: "created", repo: row, owner: input.owner, doer: input.doer });
+    // An import announces its repository itself once it is filled (Gitea's MigrateRepository notice).
+    const announced = input.beingMigrated ? undefined : repoEvents.hold(tx, env, { kind: "created", repo: row, owner: input.owner, doer: input.doer });
     return { row, announced };
   });
 
@@ -170,7 +171,7 @@ export async function createRepo(env: Env, input: CreateRepoInput): Promise<Repo
   try {
     await initBareRepo(path, { defaultBranch, objectFormat, hookCommand: selfCommand() });
     if (files.length === 0) {
-      writeTx(env.db, (tx) => releaseEvent(tx, env, created.announced));
+      if (created.announced) writeTx(env.db, (tx) => releaseEvent(tx, env, created.announced!));
       return repo;
     }
     const signature = { name: gitNameOf(input.doer), email: input.doer.email, unix: now };
@@ -194,7 +195,7 @@ export async function createRepo(env: Env, input: CreateRepoInput): Promise<Repo
           now,
         );
       }
-      releaseEvent(tx, env, created.announced);
+      if (created.announced) releaseEvent(tx, env, created.announced);
       return repos.updateRepo(tx, repo.id, { isEmpty: false, size })!;
     });
     return done;
@@ -202,7 +203,7 @@ export async function createRepo(env: Env, input: CreateRepoInput): Promise<Repo
     removeRepo(path);
     writeTx(env.db, (tx) => {
       repos.deleteRepoRow(tx, repo.id);
-      withdrawEvent(tx, env, created.announced);
+      if (created.announced) withdrawEvent(tx, env, created.announced);
     });
     throw err;
   }
