@@ -130,6 +130,7 @@ describe("a pull mirror", () => {
     const push = JSON.parse(receiver.got.find((g) => g.headers.get("x-gitea-event") === "push" && JSON.parse(g.body).ref === "refs/heads/main")!.body);
     expect(push.after).toBe(tip);
     expect(push.pusher.login).toBe("down");
+    expect([push.repository.mirror, push.repository.mirror_interval]).toEqual([true, "8h0m0s"]);
     expect(push.commits.map((c: { id: string }) => c.id)).toContain(tip);
   });
 

@@ -4,8 +4,9 @@
  * that the notifier holds no queries. Payloads show things as they are once the change committed, as
  * Gitea's notifier (which reloads before converting) does.
  */
+import { getPullMirrorByRepo } from "../../models/pull-mirror.ts";
 import type { Env } from "../env.ts";
-import { AccessMode, CommentType, ReviewType, type CommentRow, type ReviewRow, type IssueRow, type ReleaseRow, type RepoRow, type UserRow } from "../../db/schema/index.ts";
+import { AccessMode, CommentType, ReviewType, type CommentRow, type ReviewRow, type IssueRow, type PullMirrorRow, type ReleaseRow, type RepoRow, type UserRow } from "../../db/schema/index.ts";
 import * as repos from "../../models/repo.ts";
 import * as users from "../../models/user.ts";
 import * as issues from "../../models/issue.ts";
@@ -32,6 +33,8 @@ export interface PayloadRepo {
   owner: UserRow;
   perm: RepoPermission;
   topics: string[];
+  /** A pull mirror's row, for the JSON's mirror_interval and mirror_updated. */
+  mirror?: PullMirrorRow;
   /** A fork's parent, with the same access (Gitea's innerToRepo). */
   parent?: PayloadRepo;
 }
@@ -52,7 +55,7 @@ export function payloadRepo(env: Env, repo: RepoRow, owner: UserRow, access: Pay
       : access === "none"
         ? new RepoPermission(AccessMode.None, repo)
         : repoPermission(env, access.doer, repo, owner);
-  const view: PayloadRepo = { repo, owner, perm, topics: repoTopics(env, repo.id) };
+  const view: PayloadRepo = { repo, owner, perm, topics: repoTopics(env, repo.id), mirror: repo.isMirror ? getPullMirrorByRepo(env.db, repo.id) : undefined };
   if (withParent && repo.isFork && repo.forkId) {
     const parent = currentRepo(env, repo.forkId);
     if (parent) view.parent = { ...payloadRepo(env, parent.repo, parent.owner, access, false), perm: perm.withRepo(parent.repo) };
