@@ -27,12 +27,11 @@ import {
 import { addTeamRepo, getTeamRepo, listTeamRepos, removeTeamRepo } from "../../../../services/org/team-repos.ts";
 import { requireOrgOwner } from "../../../../services/org/lookup.ts";
 import { requireUser } from "../../../../services/user/lookup.ts";
-import { repoTopics } from "../../../../services/repo/lookup.ts";
-import { toAPIRepo } from "../../../../convert/repo.ts";
 import { NotFound } from "../../../../lib/errors.ts";
 import type { Env } from "../../../../services/env.ts";
 import type { TeamRow, UserRow } from "../../../../db/schema/index.ts";
 import { totalHeaders } from "../repos/collaborators.ts";
+import { reposJson } from "../repos/context.ts";
 import type { APITeam } from "../../../../shapes/team.ts";
 
 const TeamParams = v.object({ id: v.string() });
@@ -259,7 +258,7 @@ export const teamOperations: AnyOperation[] = [
       const { team } = teamForMember(ctx.env, ctx.doer, ctx.params.id);
       const page = ctx.page();
       const { rows, total } = listTeamRepos(ctx.env, ctx.doer, team, page);
-      const json = rows.map((rc) => toAPIRepo(ctx.env.settings, { ...rc, topics: repoTopics(ctx.env, rc.repo.id) }));
+      const json = reposJson(ctx.env, rows);
       return ctx.list(json, total, page);
     },
   }),
@@ -275,7 +274,7 @@ export const teamOperations: AnyOperation[] = [
     handler: ({ env, doer, params }) => {
       const { team, org } = teamForMember(env, doer, params.id);
       const rc = getTeamRepo(env, doer, team, org, params.org, params.repo);
-      return toAPIRepo(env.settings, { ...rc, topics: repoTopics(env, rc.repo.id) });
+      return reposJson(env, [rc])[0]!;
     },
   }),
   ...(["PUT", "DELETE"] as const).map((method) =>

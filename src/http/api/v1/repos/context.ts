@@ -7,7 +7,8 @@ import { apiRedirect } from "../../../doors/api.ts";
 import type { Doer } from "../../../../services/access/permission.ts";
 import { toAPIRepo } from "../../../../convert/repo.ts";
 import { pendingTransferOf } from "../../../../services/repo/transfer.ts";
-import { pullMirrorOf } from "../../../../services/mirror/pull-mirror-admin.ts";
+import { pullMirrorOf, pullMirrorsOf } from "../../../../services/mirror/pull-mirror-admin.ts";
+import { topicsOfRepos } from "../../../../services/repo/topics.ts";
 import type { APIRepository } from "../../../../shapes/repo.ts";
 
 /**
@@ -55,4 +56,11 @@ export function wildcard(params: Record<string, string>): string {
   } catch {
     throw new NotFound("The target couldn't be found.");
   }
+}
+
+/** Repository JSON of a page of repositories: their topics and pull mirror rows in one query each. */
+export function reposJson(env: Env, rcs: RepoContext[]): APIRepository[] {
+  const topics = topicsOfRepos(env, rcs.map((rc) => rc.repo.id));
+  const mirrors = pullMirrorsOf(env, rcs.filter((rc) => rc.repo.isMirror).map((rc) => rc.repo.id));
+  return rcs.map((rc) => toAPIRepo(env.settings, { ...rc, topics: topics.get(rc.repo.id) ?? [], mirror: mirrors.get(rc.repo.id) }));
 }

@@ -3,12 +3,10 @@ import { operation, Reply, type AnyOperation } from "../../../route.ts";
 import { PageQuery } from "../../../../shapes/common.ts";
 import { RepoParams, Repository } from "../../../../shapes/repo.ts";
 import { CreateForkOption } from "../../../../shapes/repo-social.ts";
-import { toAPIRepo } from "../../../../convert/repo.ts";
 import { forkRepo, listForks } from "../../../../services/repo/fork.ts";
 import { withContext } from "../../../../services/repo/list.ts";
 import { resolveRepoById } from "../../../../services/repo/lookup.ts";
-import { topicsOfRepos } from "../../../../services/repo/topics.ts";
-import { repoJson } from "./context.ts";
+import { repoJson, reposJson } from "./context.ts";
 import { requireCodeReader } from "../../../../services/access/permission.ts";
 import { totalOnly } from "./collaborators.ts";
 
@@ -25,10 +23,7 @@ export const forkOperations: AnyOperation[] = [
     responses: { 200: v.array(Repository) },
     handler: (ctx) => {
       const { rows, total } = listForks(ctx.env, ctx.doer, ctx.repo.repo, ctx.page());
-      const topics = topicsOfRepos(ctx.env, rows.map((r) => r.id));
-      const items = withContext(ctx.env, ctx.doer, rows).map((f) =>
-        toAPIRepo(ctx.env.settings, { ...f, topics: topics.get(f.repo.id) ?? [] }),
-      );
+      const items = reposJson(ctx.env, withContext(ctx.env, ctx.doer, rows));
       return totalOnly(items, total);
     },
   }),

@@ -2,10 +2,8 @@ import * as v from "valibot";
 import { operation, Reply } from "../../../route.ts";
 import { Repository, SearchResults } from "../../../../shapes/repo.ts";
 import { intQuery, PageQuery, UsernameParams } from "../../../../shapes/common.ts";
-import { toAPIRepo } from "../../../../convert/repo.ts";
 import { listAccessibleRepos, listOwnerRepos, searchRepos, withContext } from "../../../../services/repo/list.ts";
-import { topicsOfRepos } from "../../../../services/repo/topics.ts";
-import { pullMirrorsOf } from "../../../../services/mirror/pull-mirror-admin.ts";
+import { reposJson } from "./context.ts";
 import { OrgParams } from "../../../../shapes/org.ts";
 import { Invalid } from "../../../../lib/errors.ts";
 import type { RepoRow, UserRow } from "../../../../db/schema/index.ts";
@@ -13,11 +11,7 @@ import type { Env } from "../../../../services/env.ts";
 import type { RepoSort } from "../../../../models/repo.ts";
 
 function render(env: Env, viewer: UserRow | undefined, rows: RepoRow[]) {
-  const topics = topicsOfRepos(env, rows.map((r) => r.id));
-  const mirrors = pullMirrorsOf(env, rows.filter((r) => r.isMirror).map((r) => r.id));
-  return withContext(env, viewer, rows).map((rc) =>
-    toAPIRepo(env.settings, { ...rc, topics: topics.get(rc.repo.id) ?? [], mirror: mirrors.get(rc.repo.id) }),
-  );
+  return reposJson(env, withContext(env, viewer, rows));
 }
 
 const bool = (s: string | undefined) => (s === undefined || s === "" ? undefined : ["1", "t", "T", "TRUE", "true", "True"].includes(s));

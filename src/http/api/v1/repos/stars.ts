@@ -3,7 +3,6 @@ import { operation, reply, type AnyOperation } from "../../../route.ts";
 import { PageQuery, UsernameParams } from "../../../../shapes/common.ts";
 import { RepoParams, Repository } from "../../../../shapes/repo.ts";
 import { User } from "../../../../shapes/user.ts";
-import { toAPIRepo } from "../../../../convert/repo.ts";
 import { toAPIUser } from "../../../../convert/user.ts";
 import {
   isStarring,
@@ -14,17 +13,15 @@ import {
   unstarRepo,
 } from "../../../../services/repo/stars.ts";
 import { withContext } from "../../../../services/repo/list.ts";
-import { topicsOfRepos } from "../../../../services/repo/topics.ts";
 import { NotFound } from "../../../../lib/errors.ts";
 import type { RepoRow, UserRow } from "../../../../db/schema/index.ts";
 import type { Env } from "../../../../services/env.ts";
-import { repoFromPath } from "./context.ts";
+import { repoFromPath, reposJson } from "./context.ts";
 import { totalOnly } from "./collaborators.ts";
 
 /** Repository JSON for a user's starred or watched list: permissions are that user's, as in Gitea. */
 export function reposAsSeenBy(env: Env, user: UserRow, rows: RepoRow[]) {
-  const topics = topicsOfRepos(env, rows.map((r) => r.id));
-  return withContext(env, user, rows).map((rc) => toAPIRepo(env.settings, { ...rc, topics: topics.get(rc.repo.id) ?? [] }));
+  return reposJson(env, withContext(env, user, rows));
 }
 
 /** The `{username}` of /users/{username}/starred|subscriptions: an individual the doer may see (Gitea's UserAssignmentAPI). */
