@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { makeTestApp } from "../support/app.ts";
-import { launchChromium } from "../support/browser.ts";
+import { jsOffPage, launchChromium, signInWithForm } from "../support/browser.ts";
 import { CI_WORKFLOW, ownerRunner, pushFiles, runNextTask, waitForRuns } from "../support/actions-pages.ts";
 
 const AXE = require.resolve("axe-core/axe.min.js");
@@ -33,25 +33,8 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function jsOff(): Promise<{ page: Page; elsewhere: string[]; close: () => Promise<void> }> {
-  const ctx = await browser.newContext({ javaScriptEnabled: false });
-  const elsewhere: string[] = [];
-  await ctx.route(
-    (url) => url.protocol.startsWith("http") && url.origin !== origin(),
-    (route) => {
-      elsewhere.push(route.request().url());
-      return route.abort();
-    },
-  );
-  return { page: await ctx.newPage(), elsewhere, close: () => ctx.close() };
-}
-
-async function signIn(page: Page): Promise<void> {
-  await page.goto(`${t.baseUrl}user/login`);
-  await page.getByLabel("Username or email address").fill("alice");
-  await page.getByLabel("Password", { exact: true }).fill("password123");
-  await page.getByRole("button", { name: "Sign in" }).click();
-}
+const jsOff = () => jsOffPage(browser, origin());
+const signIn = (page: Page) => signInWithForm(page, t.baseUrl, "alice", "password123");
 
 describe("the Actions pages with JavaScript off", () => {
   test("repository → Actions → run → job → a step's log, by what is on screen", async () => {

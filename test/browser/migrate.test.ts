@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { makeTestApp } from "../support/app.ts";
-import { deadline, launchChromium } from "../support/browser.ts";
+import { deadline, jsOffPage, launchChromium, signInWithForm } from "../support/browser.ts";
 import { gitOk, localRepo } from "../support/git.ts";
 import { startGitDaemon } from "../support/git-daemon.ts";
 
@@ -39,25 +39,8 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function jsOff(): Promise<{ page: Page; elsewhere: string[]; close: () => Promise<void> }> {
-  const ctx = await deadline(browser.newContext({ javaScriptEnabled: false, viewport: { width: 1100, height: 900 } }), 20_000, "a new browser context");
-  const elsewhere: string[] = [];
-  await ctx.route(
-    (url) => url.protocol.startsWith("http") && url.origin !== origin(),
-    (route) => {
-      elsewhere.push(route.request().url());
-      return route.abort();
-    },
-  );
-  return { page: await ctx.newPage(), elsewhere, close: () => ctx.close() };
-}
-
-async function signIn(page: Page): Promise<void> {
-  await page.goto(`${t.baseUrl}user/login`);
-  await page.getByLabel("Username or email address").fill("alice");
-  await page.getByLabel("Password", { exact: true }).fill("password123");
-  await page.getByRole("button", { name: "Sign in" }).click();
-}
+const jsOff = () => jsOffPage(browser, origin(), { viewport: { width: 1100, height: 900 } });
+const signIn = (page: Page) => signInWithForm(page, t.baseUrl, "alice", "password123");
 
 describe("a migration with JavaScript off", () => {
   test("+ → New Migration → Git → a mirror → its settings, by what is on screen", async () => {

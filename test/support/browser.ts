@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { chromium, type Browser } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 
 /** Debian's chromium (installed by .ci/run), or the one CHROMIUM names. */
 export const CHROMIUM = [process.env.CHROMIUM, "/usr/bin/chromium", "/usr/lib/chromium/chromium"].find(
@@ -47,4 +47,37 @@ async function launchOnce(): Promise<Browser> {
       "--disable-sync",
     ],
   });
+}
+
+/**
+ * A context with JavaScript off whose requests to any origin but `origin` (and `allowed`) are
+ * aborted and recorded in `elsewhere`, for the tests that pages load nothing from other hosts. A
+ * route for other hosts only, rather than a listener on every request: playwright-core under Bun
+ * sometimes loses a request object it reported (a redirect's) and fails with "Cannot find parent
+ * object request@…".
+ */
+export async function jsOffPage(
+  browser: Browser,
+  origin: string,
+  opts: { allowed?: string[]; viewport?: { width: number; height: number } } = {},
+): Promise<{ ctx: BrowserContext; page: Page; elsewhere: string[]; close: () => Promise<void> }> {
+  const ctx = await deadline(browser.newContext({ javaScriptEnabled: false, ...(opts.viewport ? { viewport: opts.viewport } : {}) }), 20_000, "a new browser context");
+  const elsewhere: string[] = [];
+  const allowed = opts.allowed ?? [];
+  await ctx.route(
+    (url) => url.protocol.startsWith("http") && url.origin !== origin && !allowed.includes(url.origin),
+    (route) => {
+      elsewhere.push(route.request().url());
+      return route.abort();
+    },
+  );
+  return { ctx, page: await ctx.newPage(), elsewhere, close: () => ctx.close() };
+}
+
+/** Signs in through the sign-in page's form, as a person would. */
+export async function signInWithForm(page: Page, baseUrl: string, user: string, password: string): Promise<void> {
+  await page.goto(`${baseUrl}user/login`);
+  await page.getByLabel("Username or email address").fill(user);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
 }
