@@ -5,7 +5,8 @@ import { dirname, join } from "node:path";
 import { makeTestApp } from "../support/app.ts";
 import { fakeGitHubRepoDir, startFakeGitHub, type FakeGitHub, type GhSeed, type SeedIssue } from "../support/fake-github.ts";
 import { gitOk, localRepo } from "../support/git.ts";
-import { githubApiBase, lineFromHunk } from "../../src/services/migration/download/github.ts";
+import { githubApiBase } from "../../src/services/migration/download/github.ts";
+import { lineFromHunk } from "../../src/services/migration/download/github-records.ts";
 
 /**
  * `POST /repos/migrate` with service "github" against a GitHub Enterprise server on loopback
