@@ -8,12 +8,11 @@ import {
   type LabelRecord,
   type MilestoneRecord,
   type PullRequestRecord,
-  type ReactionRecord,
   type ReleaseRecord,
   type ReviewRecord,
 } from "../format.ts";
-import { COMMENT_TYPES } from "../load.ts";
 import { SourceHttp, type JsonAnswer } from "./http.ts";
+import { isSha, normalizeColor, noteComment, reactionsOf, stateComment, type GlApprovals, type GlAward, type GlDiscussion, type GlIssue, type GlLabel, type GlMergeRequest, type GlMilestone, type GlProject, type GlRelease, type GlStateEvent } from "./gitlab-records.ts";
 import { SourceError, type Downloader, type Page, type SourceOptions, type SourceRepo } from "./source.ts";
 
 /**
@@ -30,151 +29,10 @@ const MAX_PER_PAGE = 100;
 /** Pages of one list read at most, as write-dump's own bound: 100 000 items. */
 const MAX_PAGES = 1000;
 
-// The parts of GitLab's JSON a migration reads (docs.gitlab.com, REST API v4).
-interface GlUser {
-  id: number;
-  username: string;
-  name?: string;
-  email?: string | null;
-}
-interface GlProject {
-  id: number;
-  name: string;
-  path_with_namespace: string;
-  description?: string | null;
-  visibility?: "public" | "internal" | "private";
-  default_branch?: string | null;
-  web_url: string;
-  http_url_to_repo: string;
-  owner?: { username?: string } | null;
-  namespace?: { kind?: string; path?: string } | null;
-  topics?: string[] | null;
-  /** Deprecated for `topics` in GitLab 14.0; Gitea still reads it. */
-  tag_list?: string[] | null;
-}
-interface GlMilestone {
-  title: string;
-  description?: string | null;
-  /** `active` or `closed`. */
-  state?: string;
-  due_date?: string | null;
-  created_at: string;
-  updated_at?: string | null;
-}
-interface GlLabel {
-  name: string;
-  color?: string | null;
-  description?: string | null;
-}
-interface GlReleaseLink {
-  id: number;
-  name: string;
-  url: string;
-}
-interface GlRelease {
-  tag_name: string;
-  name?: string | null;
-  description?: string | null;
-  created_at: string;
-  released_at?: string | null;
-  author?: GlUser | null;
-  commit?: { id: string } | null;
-  /** `sources` are archives GitLab makes from the tag on request: Gitea skips them, and so does hearth. */
-  assets?: { links?: GlReleaseLink[] | null } | null;
-}
-interface GlIssue {
-  iid: number;
-  title: string;
-  description?: string | null;
-  /** `opened` or `closed`. */
-  state: string;
-  author: GlUser;
-  labels?: string[] | null;
-  milestone?: { title: string } | null;
-  discussion_locked?: boolean | null;
-  created_at: string;
-  updated_at: string;
-  closed_at?: string | null;
-}
-interface GlMergeRequest extends GlIssue {
-  /** `opened`, `closed`, `locked` or `merged`. */
-  state: string;
-  source_branch: string;
-  target_branch: string;
-  sha?: string | null;
-  merge_commit_sha?: string | null;
-  squash_commit_sha?: string | null;
-  merged_at?: string | null;
-  draft?: boolean | null;
-  diff_refs?: { base_sha?: string | null } | null;
-}
-interface GlAward {
-  name: string;
-  user: GlUser;
-}
-interface GlNote {
-  id: number;
-  body: string;
-  author: GlUser;
-  created_at: string;
-  updated_at?: string | null;
-  system: boolean;
-}
-interface GlDiscussion {
-  notes: GlNote[];
-}
-interface GlStateEvent {
-  id: number;
-  user: GlUser;
-  created_at: string;
-  /** `closed`, `reopened`, `merged`, ... */
-  state: string;
-}
-interface GlApprovals {
-  created_at?: string | null;
-  updated_at?: string | null;
-  approved_by?: { user: GlUser }[] | null;
-}
-
-/** GitLab's emoji names for the reactions Gitea has; an award of any other emoji has no Gitea reaction and is left out. */
-const REACTIONS: Record<string, string> = {
-  thumbsup: "+1",
-  thumbsdown: "-1",
-  laughing: "laugh",
-  tada: "hooray",
-  confused: "confused",
-  heart: "heart",
-  rocket: "rocket",
-  eyes: "eyes",
-};
-
-/** Gitea's normalizeColor: no `#`, lower case, three digits doubled; anything else is no color. */
-function normalizeColor(value: string | null | undefined): string {
-  let v = (value ?? "").replace(/^#+/, "").toLowerCase();
-  if (v.length === 3) v = [...v].map((c) => c + c).join("");
-  return /^[0-9a-f]{6}$/.test(v) ? v : "";
-}
-
-/** Gitea's awardsToReactions: one reaction per emoji and person. */
-function reactionsOf(awards: GlAward[]): ReactionRecord[] {
-  const seen = new Set<string>();
-  const out: ReactionRecord[] = [];
-  for (const a of awards) {
-    const content = REACTIONS[a.name];
-    const key = `${a.name}\0${a.user.id}`;
-    if (!content || seen.has(key)) continue;
-    seen.add(key);
-    out.push({ user_id: a.user.id, user_name: a.user.username, content });
-  }
-  return out;
-}
-
 /** Gitea's hasBaseURL: `url` lies under `base`. */
 function hasBaseUrl(url: string, base: string): boolean {
   return url.startsWith(base.endsWith("/") ? base : `${base}/`);
 }
-
-const isSha = (s: string | null | undefined): s is string => !!s && /^[0-9a-f]{40}([0-9a-f]{24})?$/i.test(s);
 
 /**
  * The page after `page`: GitLab's X-Next-Page (empty on the last page), else X-Total-Pages (left
@@ -186,50 +44,6 @@ function nextPage(headers: Record<string, string>, page: number, count: number, 
   const total = headers["X-Total-Pages"];
   if (total !== undefined && /^\d+$/.test(total)) return page < Number(total) ? page + 1 : undefined;
   return count < perPage ? undefined : page + 1;
-}
-
-/** Gitea's system notes it knows the event of (convertNoteToComment). */
-const TARGET_BRANCH_CHANGE = /^changed target branch from `(.*?)` to `(.*?)`$/;
-
-function noteComment(issueIndex: number, note: GlNote): CommentRecord {
-  const comment: CommentRecord = {
-    issue_index: issueIndex,
-    index: note.id,
-    poster_id: note.author.id,
-    poster_name: note.author.username,
-    ...(note.author.email ? { poster_email: note.author.email } : {}),
-    created: note.created_at,
-    updated: note.updated_at || note.created_at,
-    content: note.body,
-  };
-  if (!note.system) return comment;
-  let type = "";
-  const meta: Record<string, unknown> = {};
-  const m = TARGET_BRANCH_CHANGE.exec(note.body);
-  if (m) {
-    type = "change_target_branch";
-    meta.OldRef = m[1];
-    meta.NewRef = m[2];
-  } else if (note.body.startsWith("enabled an automatic merge")) type = "pull_scheduled_merge";
-  else if (note.body === "canceled the automatic merge") type = "pull_cancel_scheduled_merge";
-  // A type the import cannot record stays a plain comment: its text still says what happened.
-  return type && type in COMMENT_TYPES ? { ...comment, comment_type: type, meta } : comment;
-}
-
-/** Gitea's state events as comments: close, reopen and merge; a merge the import cannot record is left to the pull request's own merged state. */
-function stateComment(issueIndex: number, e: GlStateEvent): CommentRecord | undefined {
-  const type = { closed: "close", reopened: "reopen", merged: "merge_pull" }[e.state];
-  if (!type || !(type in COMMENT_TYPES)) return undefined;
-  return {
-    issue_index: issueIndex,
-    index: e.id,
-    comment_type: type,
-    poster_id: e.user.id,
-    poster_name: e.user.username,
-    created: e.created_at,
-    updated: e.created_at,
-    content: "",
-  };
 }
 
 /** A token as Gitea's gitlab.NewClient sends it; a user name and password are traded for one first (signIn). */
