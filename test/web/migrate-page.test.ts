@@ -205,6 +205,9 @@ describe("a pull mirror's settings", () => {
     const home = visibleText(await web.page("/alice/m1"));
     expect(home).toContain(`mirror of ${daemon.url}m1.git`);
     expect(home).toContain("Mirror");
+    // A mirror takes no pull requests (Gitea's CanEnablePulls): no tab, and no page behind it.
+    expect(home).not.toContain("Pull requests");
+    expect((await web.get("/alice/m1/pulls")).status).toBe(404);
     const page = await web.page("/alice/m1/settings");
     const text = visibleText(page);
     expect(text).toContain("Mirror Settings");

@@ -1,5 +1,6 @@
 import type { RepoContext } from "../../../services/repo/lookup.ts";
 import { html, type Html } from "../../../lib/html.ts";
+import { canEnablePulls } from "../../../services/access/repo-access.ts";
 
 export type RepoTab = "code" | "issues" | "pulls" | "releases" | "commits" | "branches" | "tags" | "milestones" | "labels" | "actions" | "settings" | "none";
 
@@ -34,7 +35,7 @@ ${repo.isMirror && repo.originalUrl ? mirrorOf(repo.originalUrl) : ""}
 <nav class="tabs" aria-label="Repository">
 ${perm.canRead("code") ? tab("code", at, "Code") : ""}
 ${perm.canRead("issues") ? tab("issues", `${at}/issues`, "Issues", openIssues) : ""}
-${perm.canRead("pulls") ? tab("pulls", `${at}/pulls`, "Pull requests", openPulls) : ""}
+${canEnablePulls(repo) && perm.canRead("pulls") ? tab("pulls", `${at}/pulls`, "Pull requests", openPulls) : ""}
 ${perm.canRead("releases") ? tab("releases", `${at}/releases`, "Releases", repo.numReleases) : ""}
 ${perm.canRead("actions") && !repo.isEmpty ? tab("actions", `${at}/actions`, "Actions") : ""}
 ${perm.isAdmin() ? tab("settings", `${at}/settings`, "Settings") : ""}
