@@ -14,6 +14,7 @@ import { processPush, type RefUpdate } from "../repo/push.ts";
 import { mirrorRemote } from "./remote-address.ts";
 import { nextUpdateAfter, openPullCredentials } from "./pull-mirrors.ts";
 import type { PullSyncItem } from "./pull-sync-queue.ts";
+import { BUSY_RETRY_MS, exclusively } from "./one-at-a-time.ts";
 
 /**
  * A pull mirror's sync (Gitea's SyncPullMirror), run from the `pull_mirror` queue: the remote's
@@ -27,16 +28,6 @@ import type { PullSyncItem } from "./pull-sync-queue.ts";
 /** What a sync fetches: the remote's branches and tags, nothing else (no pull request heads). */
 const REFSPECS = ["+refs/heads/*:refs/heads/*", "+refs/tags/*:refs/tags/*"];
 const SYNCED_PREFIXES = ["refs/heads/", "refs/tags/"];
-
-/** One sync per mirror at a time, in this process. */
-const running = new WeakMap<Env, Set<number>>();
-const runningOf = (env: Env) => {
-  let s = running.get(env);
-  if (!s) running.set(env, (s = new Set()));
-  return s;
-};
-
-const BUSY_RETRY_MS = 1000;
 
 /** The ref changes between two listings, as a push would report them (a zero id for a ref made or gone). */
 export function refChanges(before: RefEntry[], after: RefEntry[]): RefUpdate[] {
@@ -121,14 +112,7 @@ async function runOnce(env: Env, item: PullSyncItem, _job: Job): Promise<JobResu
   }
   // Gitea leaves archived repositories' mirrors alone; the periodic item looks again an interval later.
   if (repo.isArchived) return item.periodic ? { retryInMs: m.intervalNs / 1e6 } : undefined;
-  const busy = runningOf(env);
-  if (busy.has(repo.id)) return { retryInMs: BUSY_RETRY_MS };
-  busy.add(repo.id);
-  try {
-    await syncNow(env, repo, owner, m);
-  } finally {
-    busy.delete(repo.id);
-  }
+  if (!(await exclusively(env, "pull", repo.id, () => syncNow(env, repo, owner, m))).ran) return { retryInMs: BUSY_RETRY_MS };
   if (!item.periodic) return;
   const wait = untilNext(env, repo.id);
   return wait === undefined ? undefined : { retryInMs: Math.max(wait, BUSY_RETRY_MS) };

@@ -14,6 +14,7 @@ import { maskUrlCredentials } from "../../lib/url-credentials.ts";
 import { openCredentials } from "./credentials.ts";
 import type { Administers } from "../access/repo-access.ts";
 import { PUSH_MIRROR_QUEUE, type SyncItem } from "./sync-queue.ts";
+import { BUSY_RETRY_MS, exclusively } from "./one-at-a-time.ts";
 
 /**
  * Push mirror syncs run from the persistent work queue `push_mirror`. An item is
@@ -23,16 +24,6 @@ import { PUSH_MIRROR_QUEUE, type SyncItem } from "./sync-queue.ts";
  * and its error (Gitea's last_update / last_error); a failed sync is not retried before the next
  * trigger, as in Gitea.
  */
-
-/** One push per mirror at a time, in this process. */
-const running = new WeakMap<Env, Set<number>>();
-const runningOf = (env: Env) => {
-  let s = running.get(env);
-  if (!s) running.set(env, (s = new Set()));
-  return s;
-};
-
-const BUSY_RETRY_MS = 1000;
 
 /** Queues the periodic item of a new mirror with an interval, in `tx`: due at once, as Gitea's next update finds it never synced. */
 export function queuePeriodicSync(env: Env, tx: Tx, mirrorId: number): void {
@@ -113,15 +104,12 @@ async function runOnce(env: Env, item: SyncItem, _job: Job): Promise<JobResult> 
     const dueMs = m.lastUpdateUnix * 1000 + intervalMs;
     if (dueMs - Date.now() > 1000) return { retryInMs: dueMs - Date.now() };
   }
-  const busy = runningOf(env);
-  if (busy.has(m.id)) return { retryInMs: BUSY_RETRY_MS };
-  busy.add(m.id);
-  try {
+  const outcome = await exclusively(env, "push", m.id, async () => {
     const repo = repos.getRepoById(env.db, m.repoId);
-    // Gitea leaves archived repositories' mirrors alone.
-    if (repo && !repo.isArchived && !(await syncNow(env, m))) return;
-  } finally {
-    busy.delete(m.id);
-  }
+    // Gitea leaves archived repositories' mirrors alone; false: the mirror or its repository is gone.
+    return !repo || repo.isArchived || (await syncNow(env, m));
+  });
+  if (!outcome.ran) return { retryInMs: BUSY_RETRY_MS };
+  if (!outcome.value) return;
   return item.periodic ? { retryInMs: intervalMs } : undefined;
 }
