@@ -1,6 +1,6 @@
-import { and, eq, inArray, lte } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
-import { pullMirrors, queueItems, type NewPullMirrorRow, type PullMirrorRow } from "../db/schema/index.ts";
+import { pullMirrors, type NewPullMirrorRow, type PullMirrorRow } from "../db/schema/index.ts";
 
 /** Pull mirrors (Gitea's mirror): one row per mirror repository. */
 
@@ -27,25 +27,4 @@ export function updatePullMirror(tx: Tx, repoId: number, patch: PullMirrorPatch)
 
 export function deletePullMirror(tx: Tx, repoId: number): void {
   tx.delete(pullMirrors).where(eq(pullMirrors.repoId, repoId)).run();
-}
-
-/**
- * The items of `queue` holding exactly `payload`: whether one waits (not yet started, no lease)
- * and whether one runs (leased), for a sync asked twice or a periodic item to be replaced.
- */
-export function queueItemStates(tx: Tx, queue: string, payload: string, nowMs: number): { waiting: boolean; running: boolean } {
-  const rows = tx
-    .select({ leasedUntilMs: queueItems.leasedUntilMs })
-    .from(queueItems)
-    .where(and(eq(queueItems.queue, queue), eq(queueItems.payload, payload)))
-    .all();
-  return { waiting: rows.some((r) => r.leasedUntilMs <= nowMs), running: rows.some((r) => r.leasedUntilMs > nowMs) };
-}
-
-/** Deletes the items of `queue` holding one of `payloads` that no worker holds (a running one ends by itself). */
-export function dropWaitingQueueItems(tx: Tx, queue: string, payloads: string[], nowMs: number): void {
-  if (payloads.length === 0) return;
-  tx.delete(queueItems)
-    .where(and(eq(queueItems.queue, queue), inArray(queueItems.payload, payloads), lte(queueItems.leasedUntilMs, nowMs)))
-    .run();
 }

@@ -1,6 +1,6 @@
-import { and, asc, count, eq, lte } from "drizzle-orm";
+import { and, asc, count, eq } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
-import { pushMirrors, queueItems, type NewPushMirrorRow, type PushMirrorRow } from "../db/schema/index.ts";
+import { pushMirrors, type NewPushMirrorRow, type PushMirrorRow } from "../db/schema/index.ts";
 
 /** Push mirrors (Gitea's push_mirror), always scoped to their repository. */
 
@@ -51,16 +51,3 @@ export function recordPushMirrorSync(tx: Tx, id: number, lastUpdateUnix: number,
   tx.update(pushMirrors).set({ lastUpdateUnix, lastError }).where(eq(pushMirrors.id, id)).run();
 }
 
-/**
- * Whether the work queue already holds this exact item not yet started (no lease): a second
- * request for the same sync would only repeat it.
- */
-export function hasWaitingQueueItem(tx: Tx, queue: string, payload: string, nowMs: number): boolean {
-  const row = tx
-    .select({ id: queueItems.id })
-    .from(queueItems)
-    .where(and(eq(queueItems.queue, queue), eq(queueItems.payload, payload), lte(queueItems.leasedUntilMs, nowMs)))
-    .limit(1)
-    .get();
-  return row !== undefined;
-}

@@ -118,3 +118,24 @@ export function countQueueItemsIn(tx: Tx, queues: string[]): number {
   if (queues.length === 0) return 0;
   return tx.select({ n: count() }).from(queueItems).where(inArray(queueItems.queue, queues)).get()?.n ?? 0;
 }
+
+/**
+ * The items of `queue` holding exactly `payload`: whether one waits (not yet started, no lease)
+ * and whether one runs (leased), for a sync asked twice or a periodic item to be replaced.
+ */
+export function queueItemStates(tx: Tx, queue: string, payload: string, nowMs: number): { waiting: boolean; running: boolean } {
+  const rows = tx
+    .select({ leasedUntilMs: queueItems.leasedUntilMs })
+    .from(queueItems)
+    .where(and(eq(queueItems.queue, queue), eq(queueItems.payload, payload)))
+    .all();
+  return { waiting: rows.some((r) => r.leasedUntilMs <= nowMs), running: rows.some((r) => r.leasedUntilMs > nowMs) };
+}
+
+/** Deletes the items of `queue` holding one of `payloads` that no worker holds (a running one ends by itself). */
+export function dropWaitingQueueItems(tx: Tx, queue: string, payloads: string[], nowMs: number): void {
+  if (payloads.length === 0) return;
+  tx.delete(queueItems)
+    .where(and(eq(queueItems.queue, queue), inArray(queueItems.payload, payloads), lte(queueItems.leasedUntilMs, nowMs)))
+    .run();
+}

@@ -10,6 +10,7 @@ import type { Administers, Owns, Writes } from "../access/repo-access.ts";
 import { requireMirrorsEnabled } from "./push-mirrors.ts";
 import { dropPullSyncs, nextUpdateAfter, reschedulePeriodicSync } from "./pull-mirrors.ts";
 import { PULL_MIRROR_QUEUE, pullSyncPayload, putPullSync } from "./pull-sync-queue.ts";
+import { queueItemStates } from "../../models/queue.ts";
 
 /**
  * What a pull mirror's owner does with it, through the API (mirror-sync, the edit's
@@ -36,7 +37,7 @@ export function syncPullMirrorNow(env: Env, rc: Writes<"code">): void {
   const repoId = rc.repo.id;
   writeTx(env.db, (tx) => {
     if (!model.getPullMirrorByRepo(tx, repoId)) throw new BadRequest("Repository is not a mirror");
-    if (!model.queueItemStates(tx, PULL_MIRROR_QUEUE, pullSyncPayload(repoId, false), Date.now()).waiting) {
+    if (!queueItemStates(tx, PULL_MIRROR_QUEUE, pullSyncPayload(repoId, false), Date.now()).waiting) {
       putPullSync(env, tx, repoId, false);
     }
   });

@@ -6,6 +6,7 @@ import { nowUnix } from "../../lib/time.ts";
 import { DurationError, formatGoDuration, parseGoDuration } from "../../config/go-duration.ts";
 import type { RemoteCredentials } from "./remote-address.ts";
 import { PULL_MIRROR_QUEUE, pullSyncPayload, putPullSync } from "./pull-sync-queue.ts";
+import { queueItemStates, dropWaitingQueueItems } from "../../models/queue.ts";
 
 /**
  * A pull mirror's credentials are sealed (env.mirrorBox) bound to its repository: sealed
@@ -83,13 +84,13 @@ export function recordPullMirror(env: Env, tx: Tx, repoId: number, m: NewPullMir
 export function reschedulePeriodicSync(env: Env, tx: Tx, repoId: number, intervalNs: number): void {
   const payload = pullSyncPayload(repoId, true);
   const now = Date.now();
-  model.dropWaitingQueueItems(tx, PULL_MIRROR_QUEUE, [payload], now);
-  if (intervalNs > 0 && !model.queueItemStates(tx, PULL_MIRROR_QUEUE, payload, now).running) {
+  dropWaitingQueueItems(tx, PULL_MIRROR_QUEUE, [payload], now);
+  if (intervalNs > 0 && !queueItemStates(tx, PULL_MIRROR_QUEUE, payload, now).running) {
     putPullSync(env, tx, repoId, true, intervalNs / 1e6);
   }
 }
 
 /** Withdraws every sync of a repository not yet started (it is no longer a mirror); one running finds no mirror and ends. */
 export function dropPullSyncs(tx: Tx, repoId: number): void {
-  model.dropWaitingQueueItems(tx, PULL_MIRROR_QUEUE, [pullSyncPayload(repoId, true), pullSyncPayload(repoId, false)], Date.now());
+  dropWaitingQueueItems(tx, PULL_MIRROR_QUEUE, [pullSyncPayload(repoId, true), pullSyncPayload(repoId, false)], Date.now());
 }

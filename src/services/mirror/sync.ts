@@ -15,6 +15,7 @@ import { openCredentials } from "./credentials.ts";
 import type { Administers } from "../access/repo-access.ts";
 import { PUSH_MIRROR_QUEUE, type SyncItem } from "./sync-queue.ts";
 import { BUSY_RETRY_MS, exclusively } from "./one-at-a-time.ts";
+import { queueItemStates } from "../../models/queue.ts";
 
 /**
  * Push mirror syncs run from the persistent work queue `push_mirror`. An item is
@@ -37,7 +38,7 @@ function queueSyncs(env: Env, mirrors: PushMirrorRow[]): void {
     const now = Date.now();
     for (const m of mirrors) {
       const item = { mirrorId: m.id } satisfies SyncItem;
-      if (!model.hasWaitingQueueItem(tx, PUSH_MIRROR_QUEUE, JSON.stringify(item), now)) env.queue.put(tx, PUSH_MIRROR_QUEUE, item);
+      if (!queueItemStates(tx, PUSH_MIRROR_QUEUE, JSON.stringify(item), now).waiting) env.queue.put(tx, PUSH_MIRROR_QUEUE, item);
     }
   });
 }
