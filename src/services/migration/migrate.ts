@@ -7,7 +7,7 @@ import { Conflict, Forbidden, Invalid } from "../../lib/errors.ts";
 import { isOrgOwner } from "../org/lookup.ts";
 import { repoLimit } from "../repo/create.ts";
 import { repoNameProblem } from "../repo/names.ts";
-import { checkHost } from "../mirror/remote-address.ts";
+import { checkHost, credentialsOf } from "../mirror/remote-address.ts";
 import { parseMirrorInterval, recordPullMirror } from "../mirror/pull-mirrors.ts";
 import type { RemoteCredentials } from "../mirror/remote-address.ts";
 import type { Unit } from "./format.ts";
@@ -87,15 +87,7 @@ export async function parseCloneAddress(env: Env, raw: string, authUsername: str
   if (!u.hostname) throw new Invalid("Invalid url");
   const verdict = await checkHost(env, u);
   if (!verdict.allowed) throw new Invalid(DISALLOWED_HOST);
-  const decode = (s: string) => {
-    try {
-      return decodeURIComponent(s);
-    } catch {
-      return s;
-    }
-  };
-  const credentials =
-    authUsername || authPassword ? { username: authUsername, password: authPassword } : { username: decode(u.username), password: decode(u.password) };
+  const credentials = credentialsOf(u, authUsername, authPassword);
   u.username = "";
   u.password = "";
   return { clean: u.href, credentials };

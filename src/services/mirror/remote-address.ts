@@ -44,6 +44,11 @@ function decode(s: string): string {
   }
 }
 
+/** Gitea's rule for a remote's credentials: the given user name and password when either is given, else the address's own. */
+export function credentialsOf(u: URL, username: string, password: string): RemoteCredentials {
+  return username || password ? { username, password } : { username: decode(u.username), password: decode(u.password) };
+}
+
 /**
  * Checks and splits the address; throws 400 for an unparsable address or a scheme other than
  * http(s), 401 "Permission denied" for a local path or a host the `[migrations]` lists refuse.
@@ -64,9 +69,7 @@ export async function parseRemoteAddress(env: Env, remoteAddress: string, userna
   if (!u.hostname) throw invalidUrl();
   const verdict = await checkHost(env, u);
   if (!verdict.allowed) throw permissionDenied();
-  const credentials =
-    username || password ? { username, password } : { username: decode(u.username), password: decode(u.password) };
-  return { address: sanitize(u, text), credentials };
+  return { address: sanitize(u, text), credentials: credentialsOf(u, username, password) };
 }
 
 /** The `[migrations]` verdict on the address's host, with the addresses it may be reached at. */
@@ -80,10 +83,30 @@ export function checkHost(env: Env, u: URL): Promise<RemoteHostVerdict> {
 }
 
 /**
- * A mirror's remote as git is to reach it at sync time (push and pull mirrors alike): the sealed
- * credentials opened, the stored address parsed and its host checked again (the settings or the
- * name's addresses may have changed since it was added), git pinned to the checked addresses.
- * Otherwise the error to record, which holds no credentials.
+ * A remote as git is to reach it: the address parsed and its host checked (again, for a stored
+ * one: the settings or the name's addresses may have changed since), git pinned to the checked
+ * addresses. `invalid` and `refused` for the caller to word.
+ */
+export async function reachRemote(
+  env: Env,
+  address: string,
+  credentials: RemoteCredentials,
+  timeoutMs: number,
+): Promise<RemoteAccess | { problem: "invalid" } | { problem: "refused"; host: string }> {
+  let url: URL;
+  try {
+    url = new URL(address);
+  } catch {
+    return { problem: "invalid" };
+  }
+  const verdict = await checkHost(env, url);
+  if (!verdict.allowed) return { problem: "refused", host: url.host };
+  return { url: address, username: credentials.username, password: credentials.password, pinnedAddresses: verdict.addresses, timeoutMs };
+}
+
+/**
+ * A mirror's remote at sync time (push and pull mirrors alike): the sealed credentials opened and
+ * the remote reached as `reachRemote` does; otherwise the error to record, which holds no credentials.
  */
 export async function mirrorRemote(env: Env, address: string, openCredentials: () => RemoteCredentials): Promise<RemoteAccess | { error: string }> {
   let credentials: RemoteCredentials;
@@ -92,21 +115,8 @@ export async function mirrorRemote(env: Env, address: string, openCredentials: (
   } catch {
     return { error: "the mirror's credentials cannot be opened (was [security] SECRET_KEY changed?)" };
   }
-  let url: URL;
-  try {
-    url = new URL(address);
-  } catch {
-    return { error: "Invalid Url " };
-  }
-  const verdict = await checkHost(env, url);
-  if (!verdict.allowed) {
-    return { error: `${url.host} is not an allowed remote (check [migrations] ALLOWED_DOMAINS, BLOCKED_DOMAINS and ALLOW_LOCALNETWORKS)` };
-  }
-  return {
-    url: address,
-    username: credentials.username,
-    password: credentials.password,
-    pinnedAddresses: verdict.addresses,
-    timeoutMs: env.settings.gitTimeout.mirror * 1000,
-  };
+  const remote = await reachRemote(env, address, credentials, env.settings.gitTimeout.mirror * 1000);
+  if (!("problem" in remote)) return remote;
+  if (remote.problem === "invalid") return { error: "Invalid Url " };
+  return { error: `${remote.host} is not an allowed remote (check [migrations] ALLOWED_DOMAINS, BLOCKED_DOMAINS and ALLOW_LOCALNETWORKS)` };
 }

@@ -6,7 +6,7 @@ import { resolveCommits } from "../../../git/pull-heads.ts";
 import { pullHeadRef } from "../../../git/pull-refs.ts";
 import { git } from "../../../git/exec.ts";
 import { maskUrlCredentials } from "../../../lib/url-credentials.ts";
-import { checkHost } from "../../mirror/remote-address.ts";
+import { reachRemote } from "../../mirror/remote-address.ts";
 import {
   FILES,
   commentFile,
@@ -54,24 +54,12 @@ async function allPages<T>(read: (page: number, perPage: number) => Promise<{ it
 
 /** Clones the source's git data into `target`, the host checked and pinned as for a mirror. */
 async function cloneSource(env: Env, repo: SourceRepo, target: string): Promise<void> {
-  let url: URL;
-  try {
-    url = new URL(repo.cloneUrl);
-  } catch {
+  const remote = await reachRemote(env, repo.cloneUrl, repo.cloneCredentials, env.settings.gitTimeout.migrate * 1000);
+  if ("problem" in remote) {
+    if (remote.problem === "refused") throw new SourceError(DISALLOWED_HOST);
     throw new SourceError(`the source's clone address ${JSON.stringify(repo.cloneUrl)} is not a URL`);
   }
-  const verdict = await checkHost(env, url);
-  if (!verdict.allowed) throw new SourceError(DISALLOWED_HOST);
-  const r = await cloneRemoteMirror(
-    {
-      url: repo.cloneUrl,
-      username: repo.cloneCredentials.username,
-      password: repo.cloneCredentials.password,
-      pinnedAddresses: verdict.addresses,
-      timeoutMs: env.settings.gitTimeout.migrate * 1000,
-    },
-    target,
-  );
+  const r = await cloneRemoteMirror(remote, target);
   if (!r.ok) {
     const message = maskUrlCredentials(r.message);
     if (/Authentication failed|could not read Username|401/.test(message)) throw new SourceError(`Authentication failed: ${message}.`);
