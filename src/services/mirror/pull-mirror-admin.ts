@@ -3,12 +3,11 @@ import type { PullMirrorRow } from "../../db/schema/index.ts";
 import { writeTx } from "../../db/client.ts";
 import * as model from "../../models/pull-mirror.ts";
 import * as repos from "../../models/repo.ts";
-import { BadRequest, Invalid, NotFound } from "../../lib/errors.ts";
+import { BadRequest, NotFound } from "../../lib/errors.ts";
 import { nowUnix } from "../../lib/time.ts";
-import { DurationError, formatGoDuration, parseGoDuration } from "../../config/go-duration.ts";
 import type { Administers, Owns, Writes } from "../access/repo-access.ts";
 import { requireMirrorsEnabled } from "./push-mirrors.ts";
-import { dropPullSyncs, nextUpdateAfter, reschedulePeriodicSync } from "./pull-mirrors.ts";
+import { dropPullSyncs, mirrorIntervalNs, nextUpdateAfter, reschedulePeriodicSync } from "./pull-mirrors.ts";
 import { PULL_MIRROR_QUEUE, pullSyncPayload, putPullSync } from "./pull-sync-queue.ts";
 import { queueItemStates } from "../../models/queue.ts";
 
@@ -48,18 +47,7 @@ export function syncPullMirrorNow(env: Env, rc: Writes<"code">): void {
  * least `[mirror] MIN_INTERVAL`; 422 otherwise. Returns nanoseconds.
  */
 export function parseEditedInterval(env: Env, raw: string): number {
-  let ns: number;
-  try {
-    ns = parseGoDuration(raw);
-  } catch (err) {
-    if (err instanceof DurationError) throw new Invalid(err.message);
-    throw err;
-  }
-  const min = env.settings.mirror.minIntervalNs;
-  if (ns !== 0 && ns < min) {
-    throw new Invalid(`MirrorInterval ${formatGoDuration(ns)} is set below Minimum Interval of ${formatGoDuration(min)}`);
-  }
-  return ns;
+  return mirrorIntervalNs(env, raw, { name: "MirrorInterval", invalidPrefix: "" });
 }
 
 export interface PullMirrorEdit {

@@ -27,22 +27,27 @@ export function openPullCredentials(env: Env, m: { repoId: number; remoteCredent
 }
 
 /**
- * A pull mirror's interval as Gitea takes it (a Go duration): empty means `[mirror]
- * DEFAULT_INTERVAL`, 0 turns the periodic sync off, anything else must be at least MIN_INTERVAL.
- * Returns nanoseconds; 422 for a value Gitea would refuse.
+ * A pull mirror's interval (a Go duration): 0 turns the periodic sync off, anything else must be at
+ * least `[mirror] MIN_INTERVAL`. Returns nanoseconds; 422 otherwise, in the words of the Gitea
+ * caller: `name` for the value, `invalidPrefix` before a duration that does not parse.
  */
-export function parseMirrorInterval(env: Env, raw: string | undefined): number {
-  if (raw === undefined || raw === "") return env.settings.mirror.defaultIntervalNs;
+export function mirrorIntervalNs(env: Env, raw: string, words: { name: string; invalidPrefix: string }): number {
   let ns: number;
   try {
     ns = parseGoDuration(raw);
   } catch (err) {
-    if (err instanceof DurationError) throw new Invalid(`invalid mirror_interval: ${err.message}`);
+    if (err instanceof DurationError) throw new Invalid(`${words.invalidPrefix}${err.message}`);
     throw err;
   }
   const min = env.settings.mirror.minIntervalNs;
-  if (ns !== 0 && ns < min) throw new Invalid(`interval ${formatGoDuration(ns)} is set below Minimum Interval of ${formatGoDuration(min)}`);
+  if (ns !== 0 && ns < min) throw new Invalid(`${words.name} ${formatGoDuration(ns)} is set below Minimum Interval of ${formatGoDuration(min)}`);
   return ns;
+}
+
+/** A new mirror's interval as a migration takes it: empty means `[mirror] DEFAULT_INTERVAL`. */
+export function parseMirrorInterval(env: Env, raw: string | undefined): number {
+  if (raw === undefined || raw === "") return env.settings.mirror.defaultIntervalNs;
+  return mirrorIntervalNs(env, raw, { name: "interval", invalidPrefix: "invalid mirror_interval: " });
 }
 
 export interface NewPullMirror {
