@@ -78,20 +78,11 @@ interface ApiBranch {
   repo?: { name: string; owner?: ApiUser | null; clone_url?: string } | null;
 }
 
-interface ApiPull {
-  number: number;
-  user: ApiUser;
-  title: string;
-  body?: string;
-  state: "open" | "closed";
-  labels?: ApiLabel[] | null;
-  milestone?: ApiMilestone | null;
-  assignees?: ApiUser[] | null;
-  is_locked?: boolean;
+/** A pull request: an issue's fields (its times optional in old servers' answers) and its branches and merge. */
+interface ApiPull extends Omit<ApiIssue, "created_at" | "updated_at" | "pull_request"> {
   draft?: boolean;
   created_at?: string | null;
   updated_at?: string | null;
-  closed_at?: string | null;
   merged?: boolean;
   merged_at?: string | null;
   merge_commit_sha?: string | null;
