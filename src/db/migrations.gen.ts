@@ -23,6 +23,7 @@ import m20 from "../../migrations/0020_actions_run_repo_order.sql" with { type: 
 import m21 from "../../migrations/0021_actions_token_permissions.sql" with { type: "text" };
 import m22 from "../../migrations/0022_pull_mirrors.sql" with { type: "text" };
 import m23 from "../../migrations/0023_repo_status.sql" with { type: "text" };
+import m24 from "../../migrations/0024_repo_status_index.sql" with { type: "text" };
 
 export const migrations: readonly { tag: string; when: number; sql: string }[] = [
   { tag: "0000_init", when: 1795424040714, sql: m0 },
@@ -49,4 +50,5 @@ export const migrations: readonly { tag: string; when: number; sql: string }[] =
   { tag: "0021_actions_token_permissions", when: 1795700295806, sql: m21 },
   { tag: "0022_pull_mirrors", when: 1795704326636, sql: m22 },
   { tag: "0023_repo_status", when: 1795706621613, sql: m23 },
+  { tag: "0024_repo_status_index", when: 1795710785812, sql: m24 },
 ];

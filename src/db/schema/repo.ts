@@ -97,6 +97,8 @@ export const repositories = sqliteTable(
     index("repository_owner_idx").on(t.ownerId),
     index("repository_fork_id_idx").on(t.forkId),
     index("repository_is_private_idx").on(t.isPrivate),
+    // Every start looks for imports a stop cut short (status 1): without the index, a read of every repository.
+    index("repository_status_idx").on(t.status),
     // Site-wide totals of issues and pull requests (an administrator's search) summed from the index alone.
     index("repository_issue_counts_idx").on(t.hasIssues, t.numIssues, t.numClosedIssues),
     index("repository_pull_counts_idx").on(t.hasPullRequests, t.numPulls, t.numClosedPulls),

@@ -1,0 +1,1 @@
+CREATE INDEX `repository_status_idx` ON `repository` (`status`);
